@@ -1,0 +1,71 @@
+/* cli_common.c - helpers shared by the subcommands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0; }
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!s || !*s || *s == '-') {
+        fprintf(stderr, "warpsim %s: option %s expects a non-negative integer, got '%s'\n", cmd, opt, s ? s : "");
+        return -1;
+    }
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end) {
+        fprintf(stderr, "warpsim %s: option %s expects a non-negative integer, got '%s'\n", cmd, opt, s);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+ws_status cli_exec_workload(struct wl_exec *x)
+{
+    ws_ctx *ctx = NULL;
+    ws_module *mod = NULL;
+    ws_ctx_opts co = {0};
+    co.mode = WS_MODE_FUNCTIONAL;
+    memset(&x->result, 0, sizeof x->result);
+    memset(&x->stats, 0, sizeof x->stats);
+    x->error[0] = '\0';
+    x->status = wsCreate(&ctx, &co);
+    if (x->status != WS_SUCCESS) {
+        snprintf(x->error, sizeof x->error, "cannot create a simulation context: %s", wsStatusName(x->status));
+        return x->status;
+    }
+    if (x->ptx_path) {
+        x->status = wsModuleLoadFile(ctx, &mod, x->ptx_path);
+    } else {
+        size_t len = 0;
+        const char *text = wl_ptx_text(x->wl->name, &len);
+        char name[256];
+        snprintf(name, sizeof name, "workloads/%s/%s.ptx", x->wl->name, x->wl->name);
+        x->status = text ? wsModuleLoadData(ctx, &mod, text, len, name) : WS_ERROR_NOT_FOUND;
+    }
+    if (x->status == WS_SUCCESS) {
+        x->result.verified = 1;
+        double t0 = cli_now();
+        x->status = x->wl->run(ctx, mod, &x->opts, &x->result);
+        x->host_seconds = cli_now() - t0;
+        if (x->status != WS_SUCCESS)
+            x->result.verified = 0;
+    }
+    if (x->status != WS_SUCCESS)
+        snprintf(x->error, sizeof x->error, "%s", wsGetErrorMessage(ctx));
+    wsGetStats(ctx, &x->stats);
+    wsDestroy(ctx);
+    return x->status;
+}

@@ -1,0 +1,222 @@
+/* cmd_bench.c - `warpsim bench`: simulation speed per workload and in total.
+ *
+ * Each workload runs in its own child process so that its peak memory (max RSS)
+ * is measured alone; the child sends its counters back through a pipe. */
+#include <inttypes.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "json.h"
+
+struct bench_row {
+    char name[32];
+    int ok, verified;
+    uint64_t thread_insns, warp_insns;
+    double seconds;
+    long peak_kib;
+};
+
+static void bench_usage(FILE *f)
+{
+    fputs("usage: warpsim bench --functional [options]\n"
+          "\n"
+          "Run bundled workloads and print simulated thread and warp instructions per host second\n"
+          "and each run's peak memory (max resident set of its process).\n"
+          "\n"
+          "options:\n"
+          "  --functional          measure the functional simulator (required in this build)\n"
+          "  --size tiny|small|paper  input size (default: small)\n"
+          "  --workloads a,b,...   only these workloads (default: all)\n"
+          "  --seed N              input seed (default: 1)\n"
+          "  -o FILE               also write the table as JSON\n",
+          f);
+}
+
+static int selected(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+static int run_child(const struct workload *wl, const struct wl_opts *o, struct bench_row *row)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        close(fd[0]);
+        struct wl_exec x;
+        memset(&x, 0, sizeof x);
+        x.wl = wl;
+        x.opts = *o;
+        cli_exec_workload(&x);
+        struct bench_row r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.name, sizeof r.name, "%s", wl->name);
+        r.ok = x.status == WS_SUCCESS;
+        r.verified = x.result.verified;
+        r.thread_insns = x.stats.thread_insns;
+        r.warp_insns = x.stats.warp_insns;
+        r.seconds = x.host_seconds;
+        if (!r.ok)
+            fprintf(stderr, "warpsim bench: %s failed: %s\n", wl->name, x.error);
+        ssize_t wr = write(fd[1], &r, sizeof r);
+        _exit(wr == (ssize_t)sizeof r ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], row, sizeof *row);
+    close(fd[0]);
+    int st = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (wait4(pid, &st, 0, &ru) < 0)
+        return -1;
+    row->peak_kib = ru.ru_maxrss;
+    if (got != (ssize_t)sizeof *row) {
+        memset(row, 0, sizeof *row);
+        snprintf(row->name, sizeof row->name, "%s", wl->name);
+        row->peak_kib = ru.ru_maxrss;
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    struct wl_opts o;
+    memset(&o, 0, sizeof o);
+    o.size = WL_SMALL;
+    o.seed = 1;
+    o.log = stderr;
+    const char *list = NULL, *out = NULL;
+    int functional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_is_help(a)) {
+            bench_usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(a, "--functional") == 0) {
+            functional = 1;
+        } else if ((strcmp(a, "--size") == 0 || strcmp(a, "--workloads") == 0 || strcmp(a, "--seed") == 0 ||
+                    strcmp(a, "-o") == 0) && !v) {
+            fprintf(stderr, "warpsim bench: option %s needs a value\n", a);
+            return EXIT_USAGE;
+        } else if (strcmp(a, "--size") == 0) {
+            if (wl_size_parse(v, &o.size) != 0) {
+                fprintf(stderr, "warpsim bench: --size must be tiny, small or paper, got '%s'\n", v);
+                return EXIT_USAGE;
+            }
+            i++;
+        } else if (strcmp(a, "--workloads") == 0) {
+            list = v;
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (cli_parse_u64("bench", a, v, &o.seed) != 0)
+                return EXIT_USAGE;
+            i++;
+        } else if (strcmp(a, "-o") == 0) {
+            out = v;
+            i++;
+        } else {
+            fprintf(stderr, "warpsim bench: unknown argument '%s' (see warpsim bench --help)\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!functional) {
+        fprintf(stderr, "warpsim bench: the timing model is not part of this build yet; pass --functional\n");
+        return EXIT_USAGE;
+    }
+    if (list) {
+        for (const char *p = list; *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            int found = 0;
+            for (size_t i = 0; i < wl_count(); i++)
+                found |= strlen(wl_get(i)->name) == len && strncmp(wl_get(i)->name, p, len) == 0;
+            if (!found) {
+                fprintf(stderr, "warpsim bench: unknown workload '%.*s' in --workloads\n", (int)len, p);
+                return EXIT_USAGE;
+            }
+            p += len + (e ? 1 : 0);
+        }
+    }
+
+    struct bench_row rows[64];
+    size_t n = 0;
+    int failures = 0;
+    printf("warpsim bench: functional simulation, size %s, seed %" PRIu64 ", one core\n", wl_size_name(o.size),
+           o.seed);
+    printf("%-13s %-8s %14s %13s %9s %12s %12s %9s\n", "workload", "verified", "thread_insn", "warp_insn", "seconds",
+           "Mthr_insn/s", "Mwarp_insn/s", "peak_MiB");
+    struct bench_row total;
+    memset(&total, 0, sizeof total);
+    snprintf(total.name, sizeof total.name, "total");
+    for (size_t i = 0; i < wl_count() && n < 64; i++) {
+        const struct workload *wl = wl_get(i);
+        if (!selected(list, wl->name))
+            continue;
+        struct bench_row *r = &rows[n++];
+        if (run_child(wl, &o, r) != 0 || !r->ok)
+            failures++;
+        double s = r->seconds > 0 ? r->seconds : 1e-9;
+        printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %9.3f %12.1f %12.2f %9.1f\n", r->name,
+               r->ok ? (r->verified ? "yes" : "NO") : "ERROR", r->thread_insns, r->warp_insns, r->seconds,
+               (double)r->thread_insns / s / 1e6, (double)r->warp_insns / s / 1e6, (double)r->peak_kib / 1024.0);
+        fflush(stdout);
+        total.thread_insns += r->thread_insns;
+        total.warp_insns += r->warp_insns;
+        total.seconds += r->seconds;
+        if (r->peak_kib > total.peak_kib)
+            total.peak_kib = r->peak_kib;
+    }
+    double s = total.seconds > 0 ? total.seconds : 1e-9;
+    printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %9.3f %12.1f %12.2f %9.1f\n", "total", failures ? "NO" : "yes",
+           total.thread_insns, total.warp_insns, total.seconds, (double)total.thread_insns / s / 1e6,
+           (double)total.warp_insns / s / 1e6, (double)total.peak_kib / 1024.0);
+    printf("(rates are host-dependent; peak_MiB is the largest max-RSS of one workload's process)\n");
+    if (out) {
+        FILE *f = fopen(out, "w");
+        if (!f) {
+            fprintf(stderr, "warpsim bench: cannot write %s\n", out);
+            return EXIT_USAGE;
+        }
+        struct json j;
+        json_begin(&j, f);
+        json_str(&j, "mode", "functional");
+        json_str(&j, "size", wl_size_name(o.size));
+        json_arr(&j, "rows");
+        for (size_t i = 0; i <= n; i++) {
+            const struct bench_row *r = i < n ? &rows[i] : &total;
+            json_obj(&j, NULL);
+            json_str(&j, "workload", r->name);
+            json_bool(&j, "verified", i < n ? r->ok && r->verified : !failures);
+            json_u64(&j, "thread_insns", r->thread_insns);
+            json_u64(&j, "warp_insns", r->warp_insns);
+            json_dbl(&j, "seconds", r->seconds);
+            json_dbl(&j, "thread_insn_per_sec", r->seconds > 0 ? (double)r->thread_insns / r->seconds : 0);
+            json_dbl(&j, "warp_insn_per_sec", r->seconds > 0 ? (double)r->warp_insns / r->seconds : 0);
+            json_u64(&j, "peak_rss_kib", (uint64_t)r->peak_kib);
+            json_close(&j);
+        }
+        json_close(&j);
+        json_end(&j);
+        fclose(f);
+    }
+    return failures ? EXIT_SIM_ERROR : EXIT_OK;
+}

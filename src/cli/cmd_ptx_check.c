@@ -1,0 +1,97 @@
+/* cmd_ptx_check.c - `warpsim ptx-check FILE.ptx`: parse, validate, describe. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fe/ptx/ptx_ir.h"
+
+static void describe_func(const struct ptx_module *m, const struct ptx_func *f)
+{
+    unsigned counts[PT_COUNT] = {0};
+    for (uint32_t r = 0; r < f->nregs; r++)
+        if (f->regs[r].type < PT_COUNT)
+            counts[f->regs[r].type]++;
+    printf("%s %s  (%s:%u)\n", f->is_entry ? ".entry" : ".func", f->name, m->path ? m->path : "?", f->line);
+    printf("  instructions: %u\n", f->ninsns);
+    printf("  parameters: %u (%u bytes)\n", f->nparams, f->param_bytes);
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        const struct ptx_param *p = &f->params[i];
+        printf("    [%u] %-28s .%s size %u align %u offset %u\n", i, p->name, ptx_type_name((enum ptx_type)p->type),
+               p->size, p->align, p->offset);
+    }
+    for (uint32_t i = 0; i < f->nrets; i++)
+        printf("    ret %-26s .%s size %u\n", f->rets[i].name, ptx_type_name((enum ptx_type)f->rets[i].type),
+               f->rets[i].size);
+    printf("  registers: %u virtual (", f->nregs);
+    int first = 1;
+    for (int t = 1; t < PT_COUNT; t++) {
+        if (!counts[t])
+            continue;
+        printf("%s%u .%s", first ? "" : ", ", counts[t], ptx_type_name((enum ptx_type)t));
+        first = 0;
+    }
+    printf(")\n");
+    if (f->ptxas_regs)
+        printf("  ptxas: %u registers, %u bytes smem, %u bytes lmem\n", f->ptxas_regs, f->ptxas_smem, f->ptxas_lmem);
+    printf("  local memory per thread: %u bytes\n", f->local_bytes);
+    if (f->reqntid[0])
+        printf("  .reqntid %u, %u, %u\n", f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+    if (f->maxntid[0])
+        printf("  .maxntid %u, %u, %u\n", f->maxntid[0], f->maxntid[1], f->maxntid[2]);
+    if (f->minnctapersm)
+        printf("  .minnctapersm %u\n", f->minnctapersm);
+    if (f->maxnreg)
+        printf("  .maxnreg %u\n", f->maxnreg);
+}
+
+int cmd_ptx_check(int argc, char **argv)
+{
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            puts("usage: warpsim ptx-check FILE.ptx\n\n"
+                 "Parse and validate a PTX file as warpsim would load it. On success print each kernel and\n"
+                 "function with its parameters, registers, local and shared memory. On error print one line\n"
+                 "FILE:LINE:COLUMN: error: MESSAGE to stderr and exit with status 1.");
+            return EXIT_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "warpsim ptx-check: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+        if (path) {
+            fprintf(stderr, "warpsim ptx-check: one file at a time\n");
+            return EXIT_USAGE;
+        }
+        path = argv[i];
+    }
+    if (!path) {
+        fprintf(stderr, "warpsim ptx-check: which file? usage: warpsim ptx-check FILE.ptx\n");
+        return EXIT_USAGE;
+    }
+    struct ptx_error err;
+    memset(&err, 0, sizeof err);
+    struct ptx_module *m = ptx_parse_file(path, &err);
+    if (m && ptx_cfg_analyze(m, &err) != 0) {
+        ptx_module_free(m);
+        m = NULL;
+    }
+    if (!m) {
+        char line[1024];
+        ptx_error_format(&err, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        return 1;
+    }
+    unsigned kernels = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        kernels += m->funcs[i].is_entry;
+    printf("%s: PTX %u.%u, target %s, address size %u: %u kernel(s), %u function(s)\n", path, m->version_major,
+           m->version_minor, m->target, m->address_size, kernels, m->nfuncs - kernels);
+    printf("module: %" PRIu64 " bytes static shared, %" PRIu64 " bytes global, %" PRIu64 " bytes constant variables\n",
+           m->shared_static_bytes, m->global_bytes, m->const_bytes);
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (!m->funcs[i].is_extern)
+            describe_func(m, &m->funcs[i]);
+    ptx_module_free(m);
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* main.c - `warpsim` entry point: dispatch to the subcommands. */
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: warpsim <command> [options]\n"
+          "\n"
+          "warpsim simulates NVIDIA GPUs running real CUDA kernels (compiled to PTX).\n"
+          "\n"
+          "commands:\n"
+          "  run WORKLOAD    run a bundled workload and verify its output against a CPU reference\n"
+          "  list            list the bundled workloads\n"
+          "  ptx-check FILE  parse and validate a PTX file; print its kernels and resources\n"
+          "  bench           measure simulation speed on the bundled workloads\n"
+          "\n"
+          "`warpsim COMMAND --help` describes a command's options.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (cli_is_help(cmd)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "ptx-check") == 0)
+        return cmd_ptx_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench; see warpsim --help)\n",
+            cmd);
+    return EXIT_USAGE;
+}
