@@ -44,6 +44,23 @@ static void describe_func(const struct ptx_module *m, const struct ptx_func *f)
         printf("  .maxnreg %u\n", f->maxnreg);
 }
 
+/* FILE.ptx -> FILE.ptxas beside it, when `make ptx` recorded one */
+static void apply_ptxas_beside(struct ptx_module *m, const char *path)
+{
+    char p[4096];
+    size_t n = strlen(path);
+    if (n < 4 || n + 2 >= sizeof p || strcmp(path + n - 4, ".ptx") != 0)
+        return;
+    snprintf(p, sizeof p, "%sas", path);
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        return;
+    char buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ptx_ptxas_apply(m, buf, len);
+}
+
 int cmd_ptx_check(int argc, char **argv)
 {
     const char *path = NULL;
@@ -82,6 +99,7 @@ int cmd_ptx_check(int argc, char **argv)
         fprintf(stderr, "%s\n", line);
         return 1;
     }
+    apply_ptxas_beside(m, path);
     unsigned kernels = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++)
         kernels += m->funcs[i].is_entry;

@@ -329,4 +329,9 @@ int ptx_find_sym(const struct ptx_module *m, const char *name);    /* module-sco
 /* Compute func->ipdom for every function. Returns 0 or -1 with *err. */
 int ptx_cfg_analyze(struct ptx_module *m, struct ptx_error *err);
 
+/* ---- ptxas resource report (ptx_ptxas.c) -------------------------------- */
+/* Fill ptx_func.ptxas_* from the text `ptxas -v` printed (see Makefile `ptx`).
+   Returns the number of functions updated. */
+int ptx_ptxas_apply(struct ptx_module *m, const char *text, size_t len);
+
 #endif
