@@ -1,0 +1,135 @@
+/* ws_ctx.c - contexts, error messages, statistics and the internal accessors (ws_internal.h). */
+#include "ws_priv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ws_status ws_fail(ws_ctx *ctx, ws_status st, const char *fmt, ...)
+{
+    if (ctx) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+ws_status wsCreate(ws_ctx **ctx, const ws_ctx_opts *opts)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    *ctx = NULL;
+    ws_ctx_opts o = {WS_MODE_FUNCTIONAL, 0, NULL};
+    if (opts)
+        o = *opts;
+    if (o.num_sms < 0 || o.num_sms > 4096)
+        return WS_ERROR_INVALID_VALUE;
+    if (o.mode != WS_MODE_FUNCTIONAL && o.mode != WS_MODE_TIMING)
+        return WS_ERROR_INVALID_VALUE;
+    /* the timing model is not built into this library yet */
+    if (o.mode == WS_MODE_TIMING)
+        return WS_ERROR_UNSUPPORTED;
+    ws_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return WS_ERROR_OUT_OF_MEMORY;
+    c->opts = o;
+    c->num_sms = o.num_sms ? (uint32_t)o.num_sms : WS_DEFAULT_SMS;
+    ptx_mem_init(&c->mem);
+    *ctx = c;
+    return WS_SUCCESS;
+}
+
+void wsDestroy(ws_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    struct ws_module *m = ctx->mods;
+    while (m) {
+        struct ws_module *n = m->next;
+        ws_module_free(m);
+        m = n;
+    }
+    ptx_mem_destroy(&ctx->mem);
+    free(ctx->launches);
+    free(ctx);
+}
+
+const char *wsGetErrorMessage(const ws_ctx *ctx)
+{
+    if (!ctx)
+        return "invalid context (NULL)";
+    return ctx->err;
+}
+
+const char *wsStatusName(ws_status s)
+{
+    switch (s) {
+    case WS_SUCCESS: return "WS_SUCCESS";
+    case WS_ERROR_INVALID_VALUE: return "WS_ERROR_INVALID_VALUE";
+    case WS_ERROR_OUT_OF_MEMORY: return "WS_ERROR_OUT_OF_MEMORY";
+    case WS_ERROR_INVALID_PTX: return "WS_ERROR_INVALID_PTX";
+    case WS_ERROR_NOT_FOUND: return "WS_ERROR_NOT_FOUND";
+    case WS_ERROR_LAUNCH_FAILED: return "WS_ERROR_LAUNCH_FAILED";
+    case WS_ERROR_ILLEGAL_ADDRESS: return "WS_ERROR_ILLEGAL_ADDRESS";
+    case WS_ERROR_DEADLOCK: return "WS_ERROR_DEADLOCK";
+    case WS_ERROR_IO: return "WS_ERROR_IO";
+    case WS_ERROR_UNSUPPORTED: return "WS_ERROR_UNSUPPORTED";
+    }
+    return "WS_ERROR_UNKNOWN";
+}
+
+ws_status wsGetStats(const ws_ctx *ctx, ws_stats *out)
+{
+    if (!ctx || !out)
+        return WS_ERROR_INVALID_VALUE;
+    *out = ctx->stats;
+    return WS_SUCCESS;
+}
+
+/* ---- ws_internal.h --------------------------------------------------------------- */
+
+size_t ws_launch_count(const ws_ctx *ctx) { return ctx ? ctx->nlaunches : 0; }
+
+const struct ws_launch_info *ws_launch_get(const ws_ctx *ctx, size_t i)
+{
+    return ctx && i < ctx->nlaunches ? &ctx->launches[i] : NULL;
+}
+
+const struct ws_launch_info *ws_last_launch(const ws_ctx *ctx)
+{
+    return ctx && ctx->nlaunches ? &ctx->launches[ctx->nlaunches - 1] : NULL;
+}
+
+void ws_launch_history_clear(ws_ctx *ctx)
+{
+    if (ctx)
+        ctx->nlaunches = 0;
+}
+
+void ws_set_launch_hook(ws_ctx *ctx, ws_launch_hook fn, void *user)
+{
+    if (!ctx)
+        return;
+    ctx->hook = fn;
+    ctx->hook_user = user;
+}
+
+void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thread[PIC_COUNT])
+{
+    for (unsigned i = 0; i < PIC_COUNT; i++) {
+        if (warp)
+            warp[i] = ctx ? ctx->iclass_warp[i] : 0;
+        if (thread)
+            thread[i] = ctx ? ctx->iclass_thread[i] : 0;
+    }
+}
+
+void ws_set_insn_limit(ws_ctx *ctx, uint64_t warp_insns)
+{
+    if (ctx)
+        ctx->insn_limit = warp_insns;
+}
+
+uint64_t ws_mem_in_use(const ws_ctx *ctx) { return ctx ? ctx->mem.in_use : 0; }

@@ -1,0 +1,55 @@
+/*
+ * ws_priv.h - the context and module structures behind the public API,
+ * shared by the src/host/ws_*.c files only.
+ *
+ * Ownership: a ws_ctx owns its device memory (struct ptx_mem), every module
+ * loaded into it (freed by wsDestroy), and its launch history.
+ */
+#ifndef WARPSIM_WS_PRIV_H
+#define WARPSIM_WS_PRIV_H
+
+#include <stdarg.h>
+
+#include "ws_internal.h"
+#include "fe/ptx/ptx_exec.h"
+#include "fe/ptx/ptx_mem.h"
+
+#define WS_DEFAULT_SMS 15
+#define WS_MAX_SMEM (48u * 1024u)
+
+struct ws_module {
+    ws_ctx *ctx;
+    struct ws_module *next;
+    char *name;
+    struct ptx_module *pm;
+    uint8_t *cbank;              /* the module's constant space */
+    uint64_t cbank_size;
+    struct ptx_kinfo *kinfo;     /* [pm->nfuncs]; filled for entries (func >= 0) */
+};
+
+struct ws_ctx {
+    ws_ctx_opts opts;
+    uint32_t num_sms;
+    struct ptx_mem mem;
+    struct ws_module *mods;
+    ws_stats stats;
+    uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
+    struct ws_launch_info *launches;
+    size_t nlaunches, cap_launches;
+    ws_launch_hook hook;
+    void *hook_user;
+    uint64_t insn_limit;
+    uint32_t gridid;
+    char err[4096];
+};
+
+/* Record the message of a failed call and return st. */
+ws_status ws_fail(ws_ctx *ctx, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Free a module and everything it owns (not its device variables). */
+void ws_module_free(ws_module *m);
+
+/* Symbol of a module by name: module scope .global or .const, else NULL. */
+const struct ptx_sym *ws_module_sym(const ws_module *mod, const char *name);
+
+#endif
