@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fe/ptx/ptx_ir.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
 
@@ -18,6 +19,17 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_ptx_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+
+/* Statistics of one kernel (by name) summed over its launches. */
+#define CLI_MAX_KERNELS 32
+struct kernel_stats {
+    char name[256];
+    uint64_t launches, ctas, thread_insns, warp_insns;
+    uint64_t iclass_warp[PIC_COUNT];
+    unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z;   /* of the last launch */
+    uint32_t regs_per_thread;
+    uint64_t static_smem, local_bytes;
+};
 
 /* One workload execution, shared by run and bench. */
 struct wl_exec {
@@ -30,6 +42,10 @@ struct wl_exec {
     struct wl_result result;
     ws_stats stats;
     double host_seconds;
+    struct kernel_stats kernels[CLI_MAX_KERNELS];
+    unsigned nkernels;
+    uint64_t iclass_warp[PIC_COUNT];
+    int progress;              /* print a progress line to stderr after each launch */
 };
 /* Create a functional context, load the PTX, run the driver. Returns status. */
 ws_status cli_exec_workload(struct wl_exec *x);

@@ -14,10 +14,10 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, "warpsim list: unexpected argument '%s'\n", argv[i]);
         return EXIT_USAGE;
     }
-    printf("%-13s %-13s %s\n", "workload", "check", "summary");
+    printf("%-13s %s\n", "workload", "what it computes and stresses / how its output is checked");
     for (size_t i = 0; i < wl_count(); i++) {
         const struct workload *w = wl_get(i);
-        printf("%-13s %-13s %s\n", w->name, w->tolerance, w->summary);
+        printf("%-13s %s\n%-13s check: %s\n", w->name, w->summary, "", w->tolerance);
     }
     printf("\n%zu workloads. Run one with: warpsim run NAME --size tiny|small|paper --functional\n", wl_count());
     return EXIT_OK;

@@ -1,6 +1,7 @@
 /* cmd_run.c - `warpsim run WORKLOAD`: run a bundled workload, verify, report. */
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "json.h"
@@ -50,6 +51,30 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_u64(&j, "gpu_sim_insn", x->stats.thread_insns);
     json_u64(&j, "gpu_sim_warp_insn", x->stats.warp_insns);
     json_u64(&j, "gpu_sim_cycle", x->stats.gpu_cycles);
+    json_obj(&j, "warp_insn_by_class");
+    for (int c = 0; c < PIC_COUNT; c++)
+        if (x->iclass_warp[c])
+            json_u64(&j, ptx_iclass_name((enum ptx_iclass)c), x->iclass_warp[c]);
+    json_close(&j);
+    json_close(&j);
+    json_arr(&j, "kernels");
+    for (unsigned i = 0; i < x->nkernels; i++) {
+        const struct kernel_stats *k = &x->kernels[i];
+        char grid[64];
+        snprintf(grid, sizeof grid, "%u,%u,%u", k->grid_x, k->grid_y, k->grid_z);
+        json_obj(&j, NULL);
+        json_str(&j, "name", k->name);
+        json_u64(&j, "launches", k->launches);
+        json_u64(&j, "ctas", k->ctas);
+        json_u64(&j, "gpu_sim_insn", k->thread_insns);
+        json_u64(&j, "gpu_sim_warp_insn", k->warp_insns);
+        json_str(&j, "last_grid", grid);
+        json_u64(&j, "block_threads", (uint64_t)k->block_x * k->block_y * k->block_z);
+        json_u64(&j, "ptx_regs_per_thread", k->regs_per_thread);
+        json_u64(&j, "static_smem_bytes", k->static_smem);
+        json_u64(&j, "local_bytes_per_thread", k->local_bytes);
+        json_close(&j);
+    }
     json_close(&j);
     json_obj(&j, "host");
     json_dbl(&j, "seconds", x->host_seconds);
@@ -133,6 +158,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    x.progress = isatty(2);
     cli_exec_workload(&x);
 
     printf("warpsim: %s (size %s, seed %" PRIu64 ", %s)\n", x.wl->name, wl_size_name(x.opts.size), x.opts.seed,
@@ -147,6 +173,17 @@ int cmd_run(int argc, char **argv)
     printf("avg_active_threads_per_warp_insn = %.2f\n",
            x.stats.warp_insns ? (double)x.stats.thread_insns / (double)x.stats.warp_insns : 0.0);
     printf("host_seconds = %.3f\n", x.host_seconds);
+    for (unsigned i = 0; i < x.nkernels; i++) {
+        const struct kernel_stats *k = &x.kernels[i];
+        printf("kernel %s: launches = %" PRIu64 ", ctas = %" PRIu64 ", block = (%u,%u,%u), gpu_sim_insn = %" PRIu64
+               ", gpu_sim_warp_insn = %" PRIu64 "\n",
+               k->name, k->launches, k->ctas, k->block_x, k->block_y, k->block_z, k->thread_insns, k->warp_insns);
+    }
+    printf("warp_insn_by_class =");
+    for (int c = 0; c < PIC_COUNT; c++)
+        if (x.iclass_warp[c])
+            printf(" %s:%" PRIu64, ptx_iclass_name((enum ptx_iclass)c), x.iclass_warp[c]);
+    printf("\n");
     if (x.host_seconds > 0)
         printf("simulation_rate = %.0f thread insn/s, %.0f warp insn/s\n",
                (double)x.stats.thread_insns / x.host_seconds, (double)x.stats.warp_insns / x.host_seconds);
