@@ -41,7 +41,8 @@ struct wl_exec {
     char error[4096];          /* API error message when status != WS_SUCCESS */
     struct wl_result result;
     ws_stats stats;
-    double host_seconds;
+    double host_seconds;       /* whole driver: inputs, launches, copies, CPU reference */
+    double sim_seconds;        /* inside kernel launches only: the simulation rate's denominator */
     struct kernel_stats kernels[CLI_MAX_KERNELS];
     unsigned nkernels;
     uint64_t iclass_warp[PIC_COUNT];

@@ -60,6 +60,7 @@ static void on_launch(void *user, const struct ws_launch_info *li)
     }
     for (int c = 0; c < PIC_COUNT; c++)
         x->iclass_warp[c] += li->iclass_warp[c];
+    x->sim_seconds += li->wall_seconds;
     if (x->progress) {
         uint64_t total = 0;
         for (unsigned i = 0; i < x->nkernels; i++)
@@ -85,6 +86,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
         return x->status;
     }
     x->nkernels = 0;
+    x->sim_seconds = 0;
     memset(x->iclass_warp, 0, sizeof x->iclass_warp);
     ws_set_launch_hook(ctx, on_launch, x);
     if (x->ptx_path) {

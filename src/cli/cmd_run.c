@@ -78,8 +78,9 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_close(&j);
     json_obj(&j, "host");
     json_dbl(&j, "seconds", x->host_seconds);
-    json_dbl(&j, "thread_insn_per_sec", x->host_seconds > 0 ? (double)x->stats.thread_insns / x->host_seconds : 0);
-    json_dbl(&j, "warp_insn_per_sec", x->host_seconds > 0 ? (double)x->stats.warp_insns / x->host_seconds : 0);
+    json_dbl(&j, "simulation_seconds", x->sim_seconds);
+    json_dbl(&j, "thread_insn_per_sec", x->sim_seconds > 0 ? (double)x->stats.thread_insns / x->sim_seconds : 0);
+    json_dbl(&j, "warp_insn_per_sec", x->sim_seconds > 0 ? (double)x->stats.warp_insns / x->sim_seconds : 0);
     json_close(&j);
     json_end(&j);
 }
@@ -172,7 +173,7 @@ int cmd_run(int argc, char **argv)
     printf("gpu_sim_warp_insn = %" PRIu64 "\n", x.stats.warp_insns);
     printf("avg_active_threads_per_warp_insn = %.2f\n",
            x.stats.warp_insns ? (double)x.stats.thread_insns / (double)x.stats.warp_insns : 0.0);
-    printf("host_seconds = %.3f\n", x.host_seconds);
+    printf("host_seconds = %.3f (in kernel launches: %.3f)\n", x.host_seconds, x.sim_seconds);
     for (unsigned i = 0; i < x.nkernels; i++) {
         const struct kernel_stats *k = &x.kernels[i];
         printf("kernel %s: launches = %" PRIu64 ", ctas = %" PRIu64 ", block = (%u,%u,%u), gpu_sim_insn = %" PRIu64
@@ -184,9 +185,9 @@ int cmd_run(int argc, char **argv)
         if (x.iclass_warp[c])
             printf(" %s:%" PRIu64, ptx_iclass_name((enum ptx_iclass)c), x.iclass_warp[c]);
     printf("\n");
-    if (x.host_seconds > 0)
-        printf("simulation_rate = %.0f thread insn/s, %.0f warp insn/s\n",
-               (double)x.stats.thread_insns / x.host_seconds, (double)x.stats.warp_insns / x.host_seconds);
+    if (x.sim_seconds > 0)
+        printf("gpgpu_simulation_rate = %.0f thread insn/s, %.0f warp insn/s\n",
+               (double)x.stats.thread_insns / x.sim_seconds, (double)x.stats.warp_insns / x.sim_seconds);
     if (x.status == WS_SUCCESS)
         printf("verify = %s (%s)\n", x.result.verified ? "PASSED" : "FAILED", x.result.detail);
     if (out) {
