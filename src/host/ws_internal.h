@@ -3,8 +3,10 @@
  * (the CLI, tests): per-launch records, per-instruction-class counts, the
  * decoded module, a watchdog.  Not part of the public API (warpsim.h).
  *
- * Every launch through wsLaunchKernel appends one struct ws_launch_info to
- * the context's history (also failed ones, with their status), in order.
+ * Every launch that passes wsLaunchKernel's validation (kernel found,
+ * configuration and arguments valid) appends one struct ws_launch_info to the
+ * context's history, in order, also when it then fails at run time (memory
+ * checker, deadlock, trap): its status says so.
  * The records live as long as the context or until ws_launch_history_clear.
  */
 #ifndef WARPSIM_WS_INTERNAL_H

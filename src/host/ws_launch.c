@@ -128,6 +128,9 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
         memcpy(params + p->offset, args[i], p->size);
     }
 
+    /* ptx_ir.h: the module's static shared size is that of the kernel launched last */
+    mod->pm->shared_static_bytes = ki->shared_static;
+
     struct ptx_grid *g = calloc(1, sizeof *g);
     struct ws_launch_info *li = new_record(ctx);
     if (!g || !li) {

@@ -68,7 +68,7 @@ static const char hand_ptx[] =
     ".visible .entry packs(.param .u64 out)\n"
     "{\n"
     "  .reg .b16 %h<3>;\n"
-    "  .reg .b32 %r<7>;\n"
+    "  .reg .b32 %r<8>;\n"
     "  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r4, sdata;\n"
@@ -86,6 +86,8 @@ static const char hand_ptx[] =
     "  st.global.u32 [%rd1+8], %r3;\n"
     "  st.global.u64 [%rd1+16], %rd3;\n"
     "  st.global.u16 [%rd1+24], %h2;\n"
+    "  mov.b32 %r7, {0x1234, %h2};\n"
+    "  st.global.v2.u32 [%rd1+32], {%r7, 9};\n"
     "  ret;\n"
     "}\n"
     "\n"
@@ -180,7 +182,7 @@ static const char hand_ptx[] =
     "  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r1, %laneid;\n"
-    "  mul.wide.u32 %rd2, %r1, 24;\n"
+    "  mul.wide.u32 %rd2, %r1, 28;\n"
     "  add.s64 %rd3, %rd1, %rd2;\n"
     "  mul.lo.u32 %r2, %r1, 3;\n"
     "  shfl.sync.idx.b32 %r3|%p1, %r2, 2, 0x181f, -1;\n"
@@ -209,6 +211,10 @@ static const char hand_ptx[] =
     "  add.u32 %r10, %r10, %r12;\n"
     "  st.global.u32 [%rd3+16], %r11;\n"
     "  st.global.u32 [%rd3+20], %r10;\n"
+    "  shfl.sync.down.b32 %r13|%p1, %r1, 3, 0x1f, -1;\n"
+    "  selp.u32 %r14, 1000, 0, %p1;\n"
+    "  add.u32 %r13, %r13, %r14;\n"
+    "  st.global.u32 [%rd3+24], %r13;\n"
     "  ret;\n"
     "}\n"
     "\n"
@@ -340,10 +346,10 @@ TEST(mov_pack_unpack)
     ws_ctx *ctx = open_ctx(&mod, 0);
     REQUIRE(ctx != NULL);
     ws_devptr out;
-    REQUIRE(wsMalloc(ctx, &out, 32) == WS_SUCCESS);
+    REQUIRE(wsMalloc(ctx, &out, 48) == WS_SUCCESS);
     void *args[] = {&out};
     REQUIRE(wsLaunchKernel(ctx, mod, "packs", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args) == WS_SUCCESS);
-    unsigned char b[32];
+    unsigned char b[48];
     wsMemcpyDtoH(ctx, b, out, sizeof b);
     unsigned r[3];
     unsigned long long q;
@@ -359,6 +365,10 @@ TEST(mov_pack_unpack)
     unsigned wrapped;
     memcpy(&wrapped, b + 28, 4);
     CHECK_EQ_U64(wrapped, 77);   /* [%r5+64] with a 32-bit register wraps at 2^32 */
+    unsigned vi[2];
+    memcpy(vi, b + 32, 8);
+    CHECK_EQ_U64(vi[0], 0x55661234u);   /* mov pack with an immediate element */
+    CHECK_EQ_U64(vi[1], 9);             /* st.v2 with an immediate element */
     wsDestroy(ctx);
 }
 
@@ -451,13 +461,15 @@ TEST(warp_ops_more)
     ws_ctx *ctx = open_ctx(&mod, 0);
     REQUIRE(ctx != NULL);
     ws_devptr out;
-    REQUIRE(wsMalloc(ctx, &out, 32 * 24) == WS_SUCCESS);
+    REQUIRE(wsMalloc(ctx, &out, 32 * 28) == WS_SUCCESS);
     void *args[] = {&out};
     REQUIRE(wsLaunchKernel(ctx, mod, "warp2", ws_dim(1, 1, 1), ws_dim(32, 1, 1), 0, args) == WS_SUCCESS);
-    unsigned r[32 * 6];
+    unsigned r[32 * 7];
     wsMemcpyDtoH(ctx, r, out, sizeof r);
     for (unsigned l = 0; l < 32; l++) {
-        const unsigned *v = &r[l * 6];
+        const unsigned *v = &r[l * 7];
+        /* shfl.down 3 with clamp 31: lanes 29..31 keep their value and get p = 0 */
+        CHECK_EQ_U64(v[6], l + 3 <= 31 ? l + 3 + 1000 : l);
         CHECK_EQ_U64(v[0], ((l & ~7u) + 2) * 3);   /* shfl.idx 2 within segments of 8 */
         CHECK_EQ_U64(v[1], 1 + 4);                 /* uni(true), !uni(odd), any(even) over 16 members */
         CHECK_EQ_U64(v[2], (l & 1) ? 0xaaaaaaaau : 0);
@@ -510,7 +522,7 @@ TEST(trap_and_watchdog)
     CHECK_EQ_INT(li->status, WS_ERROR_DEADLOCK);
     /* still usable */
     ws_devptr out;
-    REQUIRE(wsMalloc(ctx, &out, 32) == WS_SUCCESS);
+    REQUIRE(wsMalloc(ctx, &out, 48) == WS_SUCCESS);
     void *args[] = {&out};
     CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "packs", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args), WS_SUCCESS);
     wsDestroy(ctx);

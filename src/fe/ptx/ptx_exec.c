@@ -210,11 +210,14 @@ static int exec_mov(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_i
             return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "unsupported mov operands", NULL);
         unsigned esz = bits / s->nvec;
         uint64_t em = exec_type_mask(esz);
+        const uint64_t *el[PTX_MAX_VEC] = {NULL, NULL, NULL, NULL};
+        for (unsigned k = 0; k < s->nvec && k < PTX_MAX_VEC; k++)
+            el[k] = s->vregs[k] >= 0 ? fr->regs + (size_t)s->vregs[k] * PTX_WARP_SIZE
+                  : s->vimm && s->vimm[k] ? s->vimm[k] : w->g->bc_zero;   /* immediate element, or `_` = 0 */
         FOR_LANES(m, l) {
             uint64_t v = 0;
-            for (unsigned k = 0; k < s->nvec; k++)
-                if (s->vregs[k] >= 0)
-                    v |= (fr->regs[(size_t)s->vregs[k] * PTX_WARP_SIZE + l] & em) << (k * esz);
+            for (unsigned k = 0; k < s->nvec && k < PTX_MAX_VEC; k++)
+                v |= (el[k][l] & em) << (k * esz);
             if (dst)
                 dst[l] = v;
         }

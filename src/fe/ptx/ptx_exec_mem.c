@@ -201,6 +201,26 @@ static int resolve_all(struct ptx_warp *w, const struct ptx_insn *in, enum ptx_s
 {
     struct fault f;
     bool first = true;
+    if (sp == PS_GLOBAL || sp == PS_NONE) {
+        /* fast path: every lane aligned and inside one allocation (the usual
+           coalesced access) needs one lookup for the whole warp; generic
+           addresses qualify when all are above the windows, i.e. global */
+        uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+        FOR_LANES(m, l) {
+            uint64_t a = w->addr[l];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+        uint8_t *base;
+        bool global = sp == PS_GLOBAL || lo >= PTX_GLOBAL_BASE;
+        if (global && !(bits & (uint64_t)(size - 1)) && hi - lo < (1ull << 40) &&
+            (base = ptx_mem_ptr(w->g->mem, lo, hi - lo + size)) != NULL) {
+            FOR_LANES(m, l) w->hp[l] = base + (w->addr[l] - lo);
+            *space_out = PS_GLOBAL;
+            return PTX_WARP_READY;
+        }
+    }
     FOR_LANES(m, l) {
         uint8_t *p = resolve(w, sp, w->addr[l], size, kind, l, &f);
         if (!p)
@@ -329,7 +349,8 @@ int exec_st(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in,
     const uint64_t *src[PTX_MAX_VEC] = {NULL, NULL, NULL, NULL};
     if (s->kind == POK_VEC) {
         for (unsigned k = 0; k < s->nvec && k < vec; k++)
-            src[k] = s->vregs[k] >= 0 ? fr->regs + (size_t)s->vregs[k] * PTX_WARP_SIZE : w->g->bc_zero;
+            src[k] = s->vregs[k] >= 0 ? fr->regs + (size_t)s->vregs[k] * PTX_WARP_SIZE
+                   : s->vimm && s->vimm[k] ? s->vimm[k] : w->g->bc_zero;   /* immediate element, or `_` = 0 */
     } else {
         src[0] = exec_src(w, fr, s, 0);
     }

@@ -38,6 +38,8 @@
 #define PTX_WIN_SHARED    0x2000000000ull
 #define PTX_WIN_LOCAL     0x3000000000ull
 #define PTX_WIN_PARAM     0x4000000000ull
+/* every window lies below the first allocation, so "address >= PTX_GLOBAL_BASE" means global */
+_Static_assert(PTX_WIN_PARAM + PTX_WIN_SIZE <= PTX_GLOBAL_BASE, "generic windows overlap the global heap");
 
 /* The space a generic address falls in (PS_GLOBAL when it is in no window)
    and its offset inside that space. */
