@@ -47,6 +47,7 @@ struct wl_exec {
     unsigned nkernels;
     uint64_t iclass_warp[PIC_COUNT];
     int progress;              /* print a progress line to stderr after each launch */
+    uint64_t max_warp_insns;   /* per-launch watchdog, 0 = none */
 };
 /* Create a functional context, load the PTX, run the driver. Returns status. */
 ws_status cli_exec_workload(struct wl_exec *x);

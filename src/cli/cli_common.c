@@ -89,6 +89,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
     x->sim_seconds = 0;
     memset(x->iclass_warp, 0, sizeof x->iclass_warp);
     ws_set_launch_hook(ctx, on_launch, x);
+    ws_set_insn_limit(ctx, x->max_warp_insns);
     if (x->ptx_path) {
         x->status = wsModuleLoadFile(ctx, &mod, x->ptx_path);
     } else {

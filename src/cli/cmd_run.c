@@ -21,6 +21,8 @@ static void run_usage(FILE *f)
           "  --input FILE             workload input file (bfs: a graph in Rodinia's text format)\n"
           "  --ptx FILE               use this PTX instead of the bundled one (same kernel names)\n"
           "  -o, --output FILE        write the results as JSON to FILE\n"
+          "  --max-warp-insns N       fail a launch that issues more than N warp instructions\n"
+          "                           (catches kernels that never terminate; default: no limit)\n"
           "  -v, --verbose            print the driver's notes\n"
           "\n"
           "exit status: 0 verified, 1 output mismatch, 2 usage error, 3 simulation error\n",
@@ -110,7 +112,8 @@ int cmd_run(int argc, char **argv)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             x.opts.verbose = 1;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--input") == 0 ||
-                   strcmp(a, "--ptx") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+                   strcmp(a, "--ptx") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                   strcmp(a, "--max-warp-insns") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -123,6 +126,9 @@ int cmd_run(int argc, char **argv)
                 }
             } else if (strcmp(a, "--seed") == 0) {
                 if (cli_parse_u64("run", a, v, &x.opts.seed) != 0)
+                    return EXIT_USAGE;
+            } else if (strcmp(a, "--max-warp-insns") == 0) {
+                if (cli_parse_u64("run", a, v, &x.max_warp_insns) != 0)
                     return EXIT_USAGE;
             } else if (strcmp(a, "--input") == 0) {
                 x.opts.input = v;
