@@ -1,6 +1,7 @@
 /* test_ptx_alu_float.c - float arithmetic, special functions, f16/bf16 and
    cvt semantics of the PTX ALU. */
 #include "test_ptx_alu_util.h"
+#include "fe/ptx/ptx_alu_internal.h"
 
 #include <fenv.h>
 #include <float.h>
@@ -155,6 +156,11 @@ TEST(flt_fma_random_vs_fmaf)
         for (int i = 0; i < W; i++) {
             float want = fmaf(bf(a[i]), bf(b[i]), bf(c[i]));
             uint64_t wb = isnan(want) ? NAN32 : fb(want);
+            /* the portable path too (the executor may use a host FMA) */
+            float soft = ptx_alu_fma32_rn(bf(a[i]), bf(b[i]), bf(c[i]));
+            if ((isnan(want) ? !isnan(soft) : fb(soft) != wb))
+                T_FAIL_("soft fma(%a, %a, %a) = %a, want %a", (double)bf(a[i]), (double)bf(b[i]),
+                        (double)bf(c[i]), (double)soft, (double)want);
             if (r.d[i] != wb) {
                 T_FAIL_("fma(%a, %a, %a) = 0x%08" PRIx64 ", want 0x%08" PRIx64, (double)bf(a[i]),
                         (double)bf(b[i]), (double)bf(c[i]), r.d[i], wb);

@@ -101,7 +101,8 @@ static int alu_selp(const struct ptx_insn *in, const struct ptx_alu_args *a)
     uint64_t wm = ptx_alu_wmask(bits ? bits : 64u);
     const uint64_t *x = a->s[0], *y = a->s[1], *c = a->s[2];
     uint64_t *d = a->d;
-    PTX_ALU_MAP(a->mask, d, ((c[i] & 1u) ? x[i] : y[i]) & wm);
+    /* branch-free select so the loop vectorises */
+    PTX_ALU_MAP(a->mask, d, (y[i] ^ ((x[i] ^ y[i]) & ((uint64_t)0 - (c[i] & 1u)))) & wm);
     return 0;
 }
 

@@ -207,30 +207,33 @@ static void cvt_round_integral(unsigned rnd, uint32_t mask, double *v)
 static int cvt_flt_int(const struct ptx_insn *in, const struct ptx_alu_args *a)
 {
     double v[PTX_WARP_SIZE];
-    unsigned db = ptx_alu_tbits(in->type);
+    unsigned db = ptx_alu_tbits(in->type), rnd = in->rnd == PR_NONE ? PR_RZI : in->rnd;
     uint64_t dwm = ptx_alu_wmask(db);
     uint64_t *d = a->d;
+    const uint64_t *x = a->s[0];
     uint32_t mask = a->mask;
-    cvt_src_double(in->stype, (in->flags & PF_FTZ) != 0, mask, a->s[0], v);
-    cvt_round_integral(in->rnd == PR_NONE ? PR_RZI : in->rnd, mask, v);
-    if (ptx_alu_is_sint(in->type)) {
-        double hi = ldexp(1.0, (int)db - 1); /* exclusive upper bound */
-        double lo = -hi;
-        int64_t imax = (int64_t)(((uint64_t)1 << (db - 1u)) - 1u);
-        int64_t imin = -imax - 1;
-        PTX_ALU_LANES(mask, {
-            double y = v[i];
-            int64_t r = y != y ? 0 : (y >= hi ? imax : (y < lo ? imin : (int64_t)y));
-            d[i] = (uint64_t)r & dwm;
-        });
-    } else {
-        double hi = ldexp(1.0, (int)db);
-        PTX_ALU_LANES(mask, {
-            double y = v[i];
-            uint64_t r = !(y > 0) ? 0 : (y >= hi ? dwm : (uint64_t)y);
-            d[i] = r;
-        });
+    bool sgn = ptx_alu_is_sint(in->type);
+    /* bounds: exclusive upper 2^(n-1) or 2^n, inclusive lower -2^(n-1) */
+    double hi = ldexp(1.0, sgn ? (int)db - 1 : (int)db), lo = -hi;
+    int64_t imax = (int64_t)(((uint64_t)1 << (db - 1u)) - 1u), imin = -imax - 1;
+#define CVT_SAT_S(y) ((y) != (y) ? 0 : ((y) >= hi ? imax : ((y) < lo ? imin : (int64_t)(y))))
+#define CVT_SAT_U(y) (!((y) > 0) ? 0 : ((y) >= hi ? dwm : (uint64_t)(y)))
+    if (rnd == PR_RZI && in->stype == PT_F32 && !(in->flags & PF_FTZ)) {
+        /* hot path (C casts truncate): one pass */
+        if (sgn)
+            PTX_ALU_MAP(mask, d, (uint64_t)CVT_SAT_S((double)ptx_alu_f32(x[i])) & dwm);
+        else
+            PTX_ALU_MAP(mask, d, CVT_SAT_U((double)ptx_alu_f32(x[i])));
+        return 0;
     }
+    cvt_src_double(in->stype, (in->flags & PF_FTZ) != 0, mask, x, v);
+    cvt_round_integral(rnd, mask, v);
+    if (sgn)
+        PTX_ALU_MAP(mask, d, (uint64_t)CVT_SAT_S(v[i]) & dwm);
+    else
+        PTX_ALU_MAP(mask, d, CVT_SAT_U(v[i]));
+#undef CVT_SAT_S
+#undef CVT_SAT_U
     return 0;
 }
 

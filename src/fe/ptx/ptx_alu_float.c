@@ -117,8 +117,9 @@ static inline uint64_t flt_post32(float r, bool sat, bool ftz)
 /* fma.rn.f32 without a host fma: a*b is exact in double; a*b + c is rounded
    to double as "round to odd" (TwoSum gives the exact error; an inexact even
    result moves to its odd neighbour towards the error), and rounding that to
-   float is then the correctly rounded fma (53 >= 24 + 2). */
-static inline float flt_fma32_rn(float a, float b, float c)
+   float is then the correctly rounded fma (53 >= 24 + 2).  Needs the host in
+   round-to-nearest. */
+float ptx_alu_fma32_rn(float a, float b, float c)
 {
     double p = (double)a * (double)b, cd = (double)c;
     double s = p + cd;
@@ -131,6 +132,37 @@ static inline float flt_fma32_rn(float a, float b, float c)
     sb |= inexact ? 1u : 0u;
     return (float)ptx_alu_f64(sb);
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* x86-64 hosts with FMA: one vectorised vfmadd loop (it honours the host
+   rounding mode, so it also serves .rz/.rm/.rp); chosen at run time because
+   the baseline target has no FMA. */
+#define FLT_HW_FMA 1
+__attribute__((target("fma"))) static void flt_fma32_hw(bool ftz, bool sat, uint32_t mask, uint64_t *d,
+                                                      const uint64_t *x, const uint64_t *y,
+                                                      const uint64_t *z)
+{
+    if (!ftz && !sat)
+        PTX_ALU_MAP(mask, d, ptx_alu_res32(__builtin_fmaf(X, Y, Z)));
+    else
+        PTX_ALU_MAP(mask, d, flt_post32(__builtin_fmaf(X, Y, Z), sat, ftz));
+}
+
+__attribute__((target("fma"))) static void flt_fma64_hw(bool ftz, uint32_t mask, uint64_t *d,
+                                                      const uint64_t *x, const uint64_t *y,
+                                                      const uint64_t *z)
+{
+    if (!ftz)
+        PTX_ALU_MAP(mask, d, ptx_alu_res64(__builtin_fma(XD, YD, ZD)));
+    else
+        PTX_ALU_MAP(mask, d, ptx_alu_ftz64(ptx_alu_res64(__builtin_fma(XD, YD, ZD))));
+}
+
+static bool flt_have_hw_fma(void)
+{
+    return __builtin_cpu_supports("fma") != 0;
+}
+#endif
 
 /* flush subnormal inputs of the lanes in mask into local copies */
 static const uint64_t *flt_ftz_copy(bool f64, uint32_t mask, const uint64_t *x, uint64_t *buf)
@@ -158,9 +190,15 @@ __attribute__((noinline)) static int flt_f32_run(int kind, bool ftz, bool sat, b
     case FK_SUB: F32_OP(X - Y); break;
     case FK_MUL: F32_OP(X * Y); break;
     case FK_FMA:
+#ifdef FLT_HW_FMA
+        if (flt_have_hw_fma()) {
+            flt_fma32_hw(ftz, sat, mask, d, x, y, z);
+            break;
+        }
+#endif
         /* the double trick needs round-to-nearest host arithmetic */
         if (rn)
-            F32_OP(flt_fma32_rn(X, Y, Z));
+            F32_OP(ptx_alu_fma32_rn(X, Y, Z));
         else
             F32_OP(fmaf(X, Y, Z));
         break;
@@ -195,7 +233,15 @@ __attribute__((noinline)) static int flt_f64_run(int kind, bool ftz, uint32_t ma
     case FK_ADD: F64_OP(XD + YD); break;
     case FK_SUB: F64_OP(XD - YD); break;
     case FK_MUL: F64_OP(XD * YD); break;
-    case FK_FMA: F64_OP(fma(XD, YD, ZD)); break;
+    case FK_FMA:
+#ifdef FLT_HW_FMA
+        if (flt_have_hw_fma()) {
+            flt_fma64_hw(ftz, mask, d, x, y, z);
+            break;
+        }
+#endif
+        F64_OP(fma(XD, YD, ZD));
+        break;
     case FK_DIV: case FK_DIV_APPROX: F64_OP(XD / YD); break;
     case FK_RCP: case FK_RCP_APPROX: F64_OP(1.0 / XD); break;
     case FK_SQRT: case FK_SQRT_APPROX: F64_OP(sqrt(XD)); break;

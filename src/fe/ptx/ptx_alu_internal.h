@@ -39,25 +39,22 @@
         }                                                                    \
     } while (0)
 
-/* dst[i] = expression of lane i, for side-effect-free expressions that are
-   defined for any operand bits (inactive lanes may hold anything).  With all
-   or most lanes active the expression is computed for every lane into a local
-   array, which the compiler knows cannot alias the sources, so the loop
-   vectorises even at -O2; the active lanes are then copied or blended into
-   dst.  With few lanes active only those are computed.  A dst that aliases a
-   source is fine: every lane reads its operands before its result lands. */
+/* dst[i] = expression of lane i, for side-effect-free expressions.  With all
+   lanes active the expression is computed into a local array first, which the
+   compiler knows cannot alias the sources, so the loop vectorises even at -O2,
+   then copied to dst; otherwise the active lanes are walked (measured: a
+   compute-all-and-blend variant was slower for partial masks).  A dst that
+   aliases a source is fine either way: each lane reads its operands before its
+   result lands. */
 #define PTX_ALU_MAP(mask, dst, ...)                                          \
     do {                                                                     \
         uint64_t *md_ = (dst);                                               \
         uint32_t mm_ = (mask);                                               \
-        if (__builtin_popcount(mm_) >= PTX_WARP_SIZE / 2) {                  \
+        if (mm_ == PTX_ALU_ALL) {                                            \
             uint64_t mt_[PTX_WARP_SIZE];                                     \
             for (unsigned i = 0; i < PTX_WARP_SIZE; i++)                     \
                 mt_[i] = (__VA_ARGS__);                                      \
-            if (mm_ == PTX_ALU_ALL)                                          \
-                memcpy(md_, mt_, sizeof mt_);                                \
-            else                                                             \
-                ptx_alu_blend(mm_, md_, mt_);                                \
+            memcpy(md_, mt_, sizeof mt_);                                    \
         } else {                                                             \
             while (mm_) {                                                    \
                 unsigned i = (unsigned)__builtin_ctz(mm_);                   \
@@ -66,15 +63,6 @@
             }                                                                \
         }                                                                    \
     } while (0)
-
-/* dst[i] = src[i] for the lanes in mask (a branch-free, vectorisable select) */
-static inline void ptx_alu_blend(uint32_t mask, uint64_t *dst, const uint64_t *src)
-{
-    for (unsigned i = 0; i < PTX_WARP_SIZE; i++) {
-        uint64_t sel = (uint64_t)0 - (uint64_t)((mask >> i) & 1u);
-        dst[i] = (src[i] & sel) | (dst[i] & ~sel);
-    }
-}
 
 /* ---- type helpers (own copies so the ALU does not depend on the parser) --- */
 static inline unsigned ptx_alu_tbits(unsigned t)
@@ -195,6 +183,9 @@ uint64_t ptx_alu_round_int(bool neg, uint64_t m, struct ptx_alu_fmt f, unsigned 
    rounding it again to a format of <= 51 significand bits is correct in every
    mode ("round to odd"). */
 double ptx_alu_odd(double s, double e);
+/* correctly rounded fma of floats in double arithmetic (host in round to
+   nearest); ptx_alu_float.c uses it when the host has no FMA instruction */
+float ptx_alu_fma32_rn(float a, float b, float c);
 /* flush a subnormal f16/bf16 (16-bit) pattern to signed zero */
 uint64_t ptx_alu_ftz_half(uint64_t h, struct ptx_alu_fmt f);
 
