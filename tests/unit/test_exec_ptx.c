@@ -281,6 +281,24 @@ static const char hand_ptx[] =
     "  ret;\n"
     "}\n"
     "\n"
+    ".visible .entry narrow_cvt(.param .u64 out, .param .u32 v)\n"
+    "{\n"
+    "  .reg .b16 %rs<3>;\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r1, [v];\n"
+    "  cvt.s8.s32 %rs1, %r1;\n"      /* into a 16-bit register: sign-extended to 16 bits */
+    "  cvt.s32.s16 %r2, %rs1;\n"
+    "  st.global.u32 [%rd1], %r2;\n"
+    "  cvt.s16.s32 %r3, %r1;\n"      /* into a 32-bit register: sign-extended to 32 bits */
+    "  st.global.u32 [%rd1+4], %r3;\n"
+    "  cvt.u8.u32 %rs2, %r1;\n"      /* unsigned: zero-extended */
+    "  cvt.u32.u16 %r4, %rs2;\n"
+    "  st.global.u32 [%rd1+8], %r4;\n"
+    "  ret;\n"
+    "}\n"
+    "\n"
     ".visible .entry forever()\n"
     "{\n"
     "LOOP:\n"
@@ -369,6 +387,24 @@ TEST(mov_pack_unpack)
     memcpy(vi, b + 32, 8);
     CHECK_EQ_U64(vi[0], 0x55661234u);   /* mov pack with an immediate element */
     CHECK_EQ_U64(vi[1], 9);             /* st.v2 with an immediate element */
+    wsDestroy(ctx);
+}
+
+TEST(narrow_signed_cvt_sign_extends_to_register)
+{
+    ws_module *mod;
+    ws_ctx *ctx = open_ctx(&mod, 0);
+    REQUIRE(ctx != NULL);
+    ws_devptr out;
+    REQUIRE(wsMalloc(ctx, &out, 12) == WS_SUCCESS);
+    unsigned v = 0x1234F0FFu;   /* low byte 0xFF = -1 as s8; low half 0xF0FF = -3841 as s16 */
+    void *args[] = {&out, &v};
+    REQUIRE(wsLaunchKernel(ctx, mod, "narrow_cvt", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args) == WS_SUCCESS);
+    int r[3];
+    wsMemcpyDtoH(ctx, r, out, sizeof r);
+    CHECK_EQ_INT(r[0], -1);
+    CHECK_EQ_INT(r[1], -3841);
+    CHECK_EQ_INT(r[2], 0xFF);
     wsDestroy(ctx);
 }
 

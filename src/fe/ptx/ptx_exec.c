@@ -238,6 +238,21 @@ static int exec_mov(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_i
     return PTX_WARP_READY;
 }
 
+/* PTX relaxed type checking: a signed result narrower than its destination
+   register (cvt.s8.s32 into a .b16/.b32 register) is sign-extended to the
+   register's width.  The ALU writes it zero-extended in the type's width. */
+static void sext_to_register(struct ptx_frame *fr, const struct ptx_opnd *o, uint32_t m, unsigned bits)
+{
+    if (o->kind != POK_REG || o->reg < 0)
+        return;
+    unsigned rbits = ptx_type_bits((enum ptx_type)fr->f->regs[o->reg].type);
+    if (rbits <= bits)
+        return;
+    uint64_t *d = fr->regs + (size_t)o->reg * PTX_WARP_SIZE;
+    uint64_t sign = 1ull << (bits - 1), rmask = rbits >= 64 ? ~0ull : (1ull << rbits) - 1;
+    FOR_LANES(m, l) d[l] = ((d[l] ^ sign) - sign) & rmask;
+}
+
 static int exec_alu(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m)
 {
     struct ptx_alu_args a;
@@ -258,6 +273,8 @@ static int exec_alu(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_i
         snprintf(what, sizeof what, "Unsupported instruction '%s'", name);
         return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, what, NULL);
     }
+    if (in->op == PO_CVT && (in->type == PT_S8 || in->type == PT_S16) && a.d)
+        sext_to_register(fr, &in->o[0], m, ptx_type_bits((enum ptx_type)in->type));
     return PTX_WARP_READY;
 }
 
