@@ -575,8 +575,9 @@ TEST(directives_scopes_and_forms)
         ".file 1 \"a.cu\", 1700000000, 1234\n"
         ".extern .func (.param .b32 func_retval0) later(.param .b32 a);\n"
         ".visible .entry __launch(\n"
-        "  .param .u64 .ptr .global .align 16 p0,\n"
-        "  .param .align 8 .b8 s[16]\n)\n"
+        "  .param .u64 .ptr.global.align 16 p0,\n"
+        "  .param .align 8 .b8 s[16],\n"
+        "  .param .u32 .ptr .shared .align 4 p2\n)\n"
         ".maxntid 256, 1, 1\n.minnctapersm 2\n"
         "{\n"
         ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %SP;\n.reg .v2 .f32 %v<2>;\n"
@@ -615,7 +616,9 @@ TEST(directives_scopes_and_forms)
     /* .ptr .align describes the pointee: the u64 keeps its natural layout */
     CHECK_EQ_INT(k->params[0].align, 8);
     CHECK_EQ_INT(k->params[1].offset, 8);
-    CHECK_EQ_INT(k->param_bytes, 24);
+    CHECK_EQ_INT(k->params[2].offset, 24);
+    CHECK_EQ_INT(k->params[2].align, 4);
+    CHECK_EQ_INT(k->param_bytes, 28);
     /* 2 + 4 + 1 + 2 vectors x 2 elements + two scoped %t */
     CHECK_EQ_INT(k->nregs, 2 + 4 + 1 + 4 + 2);
     const struct ptx_insn *i0 = &k->insns[0], *i1 = &k->insns[1];
@@ -719,6 +722,233 @@ TEST(texture_operands)
     CHECK_EQ_INT(f->insns[2].subop, PTG_1D);
     CHECK_EQ_INT(f->insns[2].stype, PT_S32);
     CHECK_EQ_INT(f->insns[2].o[2].nvec, 1);
+    ptx_module_free(m);
+}
+
+TEST(address_forms)
+{
+    const char *src = HDR
+        ".global .align 8 .b8 gv[64];\n"
+        ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "ld.global.u32 %r1, [0x100];\n"
+        "ld.global.u32 %r1, [%rd1+-4];\n"
+        "ld.global.u32 %r1, [%rd1-8];\n"
+        "ld.global.u32 %r1, [gv+8];\n"
+        "st.global.u32 [gv], 7;\n"
+        "mov.u64 %rd2, gv+16;\n"
+        "ld.u32 %r2, [%rd1+0x10];\n"
+        "ret;\n}\n";
+    struct ptx_module *m = parse_ok(src);
+    REQUIRE(m);
+    const struct ptx_func *f = &m->funcs[0];
+    int gv = ptx_find_sym(m, "gv");
+    REQUIRE(f->ninsns == 8 && gv >= 0);
+    const struct ptx_opnd *a = &f->insns[0].o[1];
+    CHECK(a->kind == POK_ADDR && a->reg == -1 && a->sym == -1);
+    CHECK_EQ_INT(a->imm, 0x100);
+    CHECK_EQ_INT(f->insns[1].o[1].imm, -4);
+    CHECK_EQ_INT(f->insns[2].o[1].imm, -8);
+    CHECK_EQ_STR(f->regs[f->insns[2].o[1].reg].name, "%rd1");
+    CHECK_EQ_INT(f->insns[3].o[1].sym, gv);
+    CHECK_EQ_INT(f->insns[3].o[1].reg, -1);
+    CHECK_EQ_INT(f->insns[3].o[1].imm, 8);
+    CHECK_EQ_INT(f->insns[4].o[0].sym, gv);
+    CHECK_EQ_INT(f->insns[4].o[0].imm, 0);
+    CHECK_EQ_U64(f->insns[4].o[1].lanes[0], 7);
+    CHECK_EQ_INT(f->insns[5].o[1].kind, POK_SYM);
+    CHECK_EQ_INT(f->insns[5].o[1].imm, 16);
+    /* generic ld: no space, counted as a global load */
+    CHECK_EQ_INT(f->insns[6].space, PS_NONE);
+    CHECK_EQ_INT(f->insns[6].iclass, PIC_LD_GLOBAL);
+    CHECK_EQ_INT(f->insns[6].o[1].imm, 16);
+    ptx_module_free(m);
+}
+
+/* one instruction of each modifier family nvcc (or hand-written PTX) uses */
+static const char *const ptx_mods =
+    ".version 9.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".global .texref tref;\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    ".reg .pred %p<4>;\n"
+    ".reg .b16 %rs<4>;\n"
+    ".reg .f32 %f<8>;\n"
+    ".reg .b32 %r<8>;\n"
+    ".reg .f64 %fd<4>;\n"
+    ".reg .b64 %rd<4>;\n"
+    "prmt.b32.f4e %r1, %r2, %r3, %r4;\n"
+    "shf.r.clamp.b32 %r1, %r2, %r3, %r4;\n"
+    "bfind.shiftamt.s64 %r1, %rd1;\n"
+    "testp.notanumber.f64 %p1, %fd1;\n"
+    "slct.f32.s32 %f1, %f2, %f3, %r1;\n"
+    "set.gt.u32.f32 %r1, %f1, %f2;\n"
+    "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tref, {%f5, %f6}];\n"
+    "vote.all.pred %p1, %p2;\n"
+    "match.all.sync.b32 %r1|%p1, %r2, -1;\n"
+    "red.global.add.f32 [%rd1], %f1;\n"
+    "prefetch.global.L2 [%rd1];\n"
+    "prefetch.global.L2::evict_last [%rd1];\n"
+    "isspacep.shared %p1, %rd1;\n"
+    "cvt.rn.f16x2.f32 %r1, %f1, %f2;\n"
+    "mul24.hi.u32 %r1, %r2, %r3;\n"
+    "mad24.lo.s32 %r1, %r2, %r3, %r4;\n"
+    "min.NaN.f32 %f1, %f2, %f3;\n"
+    "abs.ftz.f32 %f1, %f2;\n"
+    "div.full.f32 %f1, %f2, %f3;\n"
+    "rem.u64 %rd1, %rd2, %rd3;\n"
+    "copysign.f64 %fd1, %fd2, %fd3;\n"
+    "dp2a.hi.u32.u32 %r1, %r2, %r3, %r4;\n"
+    "cnot.b32 %r1, %r2;\n"
+    "not.pred %p1, %p2;\n"
+    "xor.pred %p1, %p2, %p3;\n"
+    "barrier.sync.aligned 0;\n"
+    "bar.arrive 1, 64;\n"
+    "fence.sc.gpu;\n"
+    "membar.sys;\n"
+    "nanosleep.u32 %r1;\n"
+    "pmevent 3;\n"
+    "ldu.global.f32 %f1, [%rd1];\n"
+    "ld.shared::cta.u32 %r1, [%r2];\n"
+    "st.global.wb.u32 [%rd1], %r1;\n"
+    "ld.global.cg.u32 %r1, [%rd1];\n"
+    "ld.global.L2::128B.u32 %r1, [%rd1];\n"
+    "atom.acq_rel.gpu.global.exch.b64 %rd1, [%rd2], %rd3;\n"
+    "add.sat.s32 %r1, %r2, %r3;\n"
+    "sub.cc.u32 %r1, %r2, %r3;\n"
+    "subc.cc.u32 %r1, %r2, %r3;\n"
+    "madc.lo.cc.u32 %r1, %r2, %r3, %r4;\n"
+    "cvt.rzi.ftz.sat.s32.f32 %r1, %f1;\n"
+    "setp.num.ftz.f32 %p1, %f1, %f2;\n"
+    "lop3.b32 %r1, %r2, %r3, %r4, 0x96;\n"
+    "bfe.s32 %r1, %r2, 8, 4;\n"
+    "bfi.b32 %r1, %r2, %r3, 8, 4;\n"
+    "popc.b64 %r1, %rd1;\n"
+    "clz.b32 %r1, %r2;\n"
+    "brev.b64 %rd1, %rd2;\n"
+    "neg.f64 %fd1, %fd2;\n"
+    "tanh.approx.f32 %f1, %f2;\n"
+    "lg2.approx.ftz.f32 %f1, %f2;\n"
+    "rsqrt.approx.ftz.f64 %fd1, %fd2;\n"
+    "sqrt.rp.f32 %f1, %f2;\n"
+    "add.rz.ftz.sat.f32 %f1, %f2, %f3;\n"
+    "fma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4;\n"
+    "sad.u32 %r1, %r2, %r3, %r4;\n"
+    "mul.hi.s64 %rd1, %rd2, %rd3;\n"
+    "max.u16 %rs1, %rs2, %rs3;\n"
+    "shfl.sync.up.b32 %r1, %r2, 1, 0, -1;\n"
+    "activemask.b32 %r1;\n"
+    "mov.u32 %r1, %lanemask_lt;\n"
+    "mov.u64 %rd1, %globaltimer;\n"
+    "mov.u32 %r1, %envreg3;\n"
+    "mov.u32 %r1, %dynamic_smem_size;\n"
+    "cvta.to.shared.u32 %r1, %r2;\n"
+    "ret.uni;\n"
+    "}\n";
+
+TEST(modifier_coverage)
+{
+    struct ptx_module *m = parse_ok(ptx_mods);
+    REQUIRE(m);
+    const struct ptx_func *f = &m->funcs[0];
+    REQUIRE(f->ninsns == 67);
+    const struct ptx_insn *in = f->insns;
+    CHECK_EQ_INT(in[0].subop, PPM_F4E);
+    CHECK_EQ_INT(in[1].subop, PSF_R_CLAMP);
+    CHECK(in[2].flags & PF_SHIFTAMT);
+    CHECK_EQ_INT(in[2].type, PT_S64);
+    CHECK_EQ_INT(in[3].subop, PTP_NOTANUMBER);
+    CHECK_EQ_INT(in[4].type, PT_F32);
+    CHECK_EQ_INT(in[4].stype, PT_S32);
+    CHECK_EQ_INT(in[5].stype, PT_U32); /* set: dst type in stype, compare type in type */
+    CHECK_EQ_INT(in[5].type, PT_F32);
+    CHECK_EQ_INT(in[5].cmp, PC_GT);
+    CHECK_EQ_INT(in[6].op, PO_TLD4);
+    CHECK_EQ_INT(in[6].subop, PTG_2D);
+    CHECK_EQ_INT(in[6].boolop, 0);
+    CHECK_EQ_INT(in[6].o[1].kind, POK_SYM);
+    CHECK_EQ_INT(m->syms[in[6].o[1].sym].space, PS_TEX);
+    CHECK_EQ_INT(in[7].subop, PV_ALL);
+    CHECK(!(in[7].flags & PF_SYNC));
+    CHECK_EQ_INT(in[7].nopnd, 2);
+    CHECK_EQ_INT(in[8].subop, PV_ALL);
+    CHECK_EQ_INT(in[8].has_d2, 1);
+    CHECK_EQ_INT(in[9].op, PO_RED);
+    CHECK_EQ_INT(in[9].subop, PA_ADD);
+    CHECK_EQ_INT(in[9].iclass, PIC_ATOM_GLOBAL);
+    CHECK_EQ_INT(in[10].iclass, PIC_LD_GLOBAL);
+    CHECK_EQ_INT(in[12].space, PS_SHARED);
+    CHECK_EQ_INT(in[13].nopnd, 3);
+    CHECK(in[14].flags & PF_HI);
+    CHECK(in[16].flags & PF_NAN);
+    CHECK(in[18].flags & PF_FULL);
+    CHECK_EQ_INT(in[18].iclass, PIC_SFU);
+    CHECK_EQ_INT(in[25].op, PO_BARRIER);
+    CHECK_EQ_INT(in[25].subop, PBM_SYNC);
+    CHECK(in[25].flags & PF_ALIGNED);
+    CHECK_EQ_INT(in[26].subop, PBM_ARRIVE);
+    CHECK_EQ_INT(in[26].nopnd, 2);
+    CHECK_EQ_INT(in[30].iclass, PIC_NOP);
+    CHECK_EQ_INT(in[31].op, PO_LDU);
+    CHECK_EQ_INT(in[32].space, PS_SHARED);
+    CHECK_EQ_INT(in[35].space, PS_GLOBAL);
+    CHECK_EQ_INT(in[36].subop, PA_EXCH);
+    CHECK_EQ_INT(in[36].type, PT_B64);
+    CHECK(f->cc_reg >= 0);
+    CHECK_EQ_INT(in[41].rnd, PR_RZI);
+    CHECK(in[41].flags & PF_FTZ);
+    CHECK(in[41].flags & PF_SAT);
+    CHECK_EQ_INT(in[42].cmp, PC_NUM);
+    CHECK_EQ_U64(in[43].o[4].imm, 0x96);
+    CHECK_EQ_U64(in[44].o[3].imm, 4);
+    CHECK_EQ_INT(in[52].iclass, PIC_SFU);
+    CHECK_EQ_INT(in[53].rnd, PR_RP);
+    CHECK_EQ_INT(in[59].subop, PSH_UP);
+    CHECK_EQ_U64(in[59].o[4].imm, 0xFFFFFFFF);
+    CHECK_EQ_INT(in[61].o[1].sreg, PSR_LANEMASK_LT);
+    CHECK_EQ_INT(in[63].o[1].sreg, PSR_ENVREG);
+    CHECK_EQ_INT(in[63].o[1].comp, 3);
+    CHECK(in[65].flags & PF_TO);
+    CHECK(in[66].flags & PF_UNI);
+    ptx_module_free(m);
+}
+
+/* forms that cuda_fp16.h / cuda_bf16.h inline asm produces */
+TEST(inline_asm_forms)
+{
+    const char *src = HDR
+        ".visible .entry k()\n{\n.reg .b16 %rs<4>;\n.reg .f32 %f<4>;\n.reg .b32 %r<4>;\n"
+        "{ mov.b32 %f1, {0,%rs2};}\n"
+        "{.reg.b16 hl, hu;\n .reg.b32 h;\n  mov.b32 {hl, hu}, %r1;\n  mov.b32 h, 0x3fb8aa3bU;\n}\n"
+        "{mov.u32 %r3, WARP_SZ;\n}\n"
+        "mov.b64 %rd0_unused, 0;\n"
+        "}\n";
+    /* the last line uses an undeclared register on purpose: the error must
+       come after everything above parsed */
+    expect_error(src, "t.ptx:17:9: error: undeclared register '%rd0_unused'");
+    char ok[1024];
+    snprintf(ok, sizeof ok, "%.*s}\n", (int)(strstr(src, "mov.b64") - src), src);
+    struct ptx_module *m = parse_ok(ok);
+    REQUIRE(m);
+    const struct ptx_func *f = &m->funcs[0];
+    REQUIRE(f->ninsns == 4);
+    const struct ptx_opnd *v = &f->insns[0].o[1];
+    CHECK_EQ_INT(v->kind, POK_VEC);
+    CHECK_EQ_INT(v->nvec, 2);
+    CHECK_EQ_INT(v->vregs[0], -1);
+    REQUIRE(v->vimm && v->vimm[0]);
+    CHECK_EQ_U64(v->vimm[0][17], 0);
+    CHECK(v->vimm[1] == NULL);
+    CHECK_EQ_STR(f->regs[v->vregs[1]].name, "%rs2");
+    /* `.reg.b16 hl, hu;` declares 16-bit registers in the inner scope */
+    const struct ptx_opnd *u = &f->insns[1].o[0];
+    CHECK_EQ_INT(u->kind, POK_VEC);
+    CHECK_EQ_STR(f->regs[u->vregs[0]].name, "hl");
+    CHECK_EQ_INT(f->regs[u->vregs[1]].type, PT_B16);
+    CHECK_EQ_U64(f->insns[2].o[1].imm, 0x3fb8aa3b);
+    CHECK_EQ_U64(f->insns[3].o[1].imm, 32);
+    CHECK_EQ_INT(f->insns[3].o[1].kind, POK_IMM);
     ptx_module_free(m);
 }
 

@@ -102,7 +102,8 @@ enum ptx_atom_op {
 };
 enum ptx_shfl_mode { PSH_NONE = 0, PSH_UP, PSH_DOWN, PSH_BFLY, PSH_IDX };
 enum ptx_vote_mode { PV_NONE = 0, PV_ALL, PV_ANY, PV_UNI, PV_BALLOT };
-enum ptx_bar_mode  { PBM_SYNC = 0, PBM_ARRIVE, PBM_RED_POPC, PBM_RED_AND, PBM_RED_OR };
+enum ptx_bar_mode  { PBM_SYNC = 0, PBM_ARRIVE, PBM_RED_POPC, PBM_RED_AND, PBM_RED_OR,
+                      PBM_WARP_SYNC /* bar.warp.sync membermask (__syncwarp) */ };
 enum ptx_testp_op  { PTP_NONE = 0, PTP_FINITE, PTP_INFINITE, PTP_NUMBER, PTP_NOTANUMBER, PTP_NORMAL, PTP_SUBNORMAL };
 enum ptx_prmt_mode { PPM_NONE = 0, PPM_F4E, PPM_B4E, PPM_RC8, PPM_ECL, PPM_ECR, PPM_RC16 };
 enum ptx_shf_mode  { PSF_L_WRAP = 0, PSF_L_CLAMP, PSF_R_WRAP, PSF_R_CLAMP };
@@ -168,6 +169,10 @@ struct ptx_opnd {
     int64_t imm;           /* immediate bits, address offset, label or function index */
     int32_t vregs[PTX_MAX_VEC];
     const uint64_t *lanes; /* POK_IMM: 32 copies of imm, in the module arena */
+    /* POK_VEC with immediate elements (`mov.b32 %f1, {0, %rs2}`): array of
+       nvec lanes pointers, non-NULL for the immediate elements (whose vregs[k]
+       is -1); NULL when every element is a register or `_` */
+    const uint64_t *const *vimm;
 };
 
 /* instruction class for timing and statistics */

@@ -899,6 +899,9 @@ static int pp_check_shape(struct pp *p, const struct ptx_tok *opt, struct ptx_in
                           pp_kind_desc(c));
         if (o->neg && c != 'p')
             return pp_err(p, ops[i].tok, "'!' is only allowed on predicate operands");
+        if (c == 'p' && o->kind == POK_REG && p->regs[o->reg].type != PT_PRED)
+            return pp_err(p, ops[i].tok, "operand %u of '%.*s' must be a predicate", i + 1, (int)opt->len,
+                          opt->s);
         /* vector widths must match .v2/.v4 of loads, stores and textures */
         if ((op == PO_LD || op == PO_LDU || op == PO_ST) && (c == 'D' || c == 'S')) {
             if ((in->vec > 1) != (o->kind == POK_VEC) || (o->kind == POK_VEC && o->nvec != in->vec))

@@ -1,7 +1,8 @@
 /*
  * ptx_parse_int.h - state shared by the PTX parser files (ptx_parse.c:
  * module, declarations, functions, names; ptx_parse_insn.c: instruction
- * decoding).  Internal to the PTX front end.
+ * decoding; ptx_parse_num.c: numeric literals).  Internal to the PTX front
+ * end.
  *
  * Everything that ends up in the module is allocated in the module arena;
  * the growable working arrays below are heap memory owned by struct pp and
@@ -150,8 +151,12 @@ struct pp_num {
     uint64_t bits;
     double fval;
 };
-/* Parse an optionally negated number at the cursor. */
+/* Parse an optionally negated number at the cursor (ptx_parse_num.c). */
 int pp_number(struct pp *p, struct pp_num *out);
+/* Convert a literal to the bit pattern of `type`; `at` names it in errors
+   (ptx_parse_num.c). */
+int pp_num_to_type(struct pp *p, const struct ptx_tok *at, const struct pp_num *n, enum ptx_type type,
+                   uint64_t *bits);
 /* 32 copies of `bits` in the arena (shared between equal immediates). */
 const uint64_t *pp_lanes(struct pp *p, uint64_t bits);
 
@@ -169,8 +174,5 @@ int pp_call_counts(struct pp *p, uint32_t line, uint32_t col, const char *name, 
 /* Parse one instruction statement (cursor on the guard or opcode), append it
    to p->insns. */
 int pp_insn(struct pp *p);
-/* Convert a literal to the bit pattern of `type`. */
-int pp_num_to_type(struct pp *p, const struct ptx_tok *at, const struct pp_num *n, enum ptx_type type,
-                   uint64_t *bits);
 
 #endif
