@@ -1,0 +1,124 @@
+/*
+ * sm.h - one streaming multiprocessor (shader core), cycle by cycle.
+ *
+ * Pipeline (GPGPU-Sim's shader core, simplified where noted in docs/timing.md):
+ *   fetch: one warp per cycle (round-robin over warps with ibuffer space)
+ *          reads its next PC through the L1 instruction cache (misses go to
+ *          memory like any read); after fetch_latency cycles the instruction
+ *          enters the warp's ibuffer (ibuffer_size entries).
+ *   issue: each of num_sched_per_core schedulers owns warps slot % n_sched;
+ *          its policy (policy/warp_sched.h) orders them, the SM visits them in
+ *          that order, probes each (latency attribution, SPEC section 5) and
+ *          issues the first ready one (up to max_insn_issue_per_warp from one
+ *          warp).  Ready = instruction in ibuffer, not at a barrier, no
+ *          control hazard, scoreboard clear for its source and destination
+ *          registers, its functional unit can accept.
+ *   execute at issue: the PTX executor runs the instruction (ptx_warp_step)
+ *          and describes it (struct warp_inst); the timing model then charges
+ *          it: SP/SFU/DP units with latency and initiation interval per op
+ *          class, writeback ports, the LD/ST unit (coalescing into line or
+ *          sector requests, shared-memory bank conflicts, L1D with MSHRs and
+ *          reservation failures, constant cache, texture), branches (ibuffer
+ *          flushed; fetch resumes at the new PC after branch_latency), barriers.
+ *   writeback: results release the scoreboard when their latency elapses;
+ *          load results when the last of their requests has returned.
+ * CTAs: resources (threads, registers from ptxas when known, else PTX
+ * registers rounded, shared memory, CTA slots) limit residency; the GPU
+ * dispatches CTAs (sm_can_take_cta / sm_launch_cta); a finished CTA frees its
+ * slot.  Warps of paused CTAs (DYNCTA) are visited last.
+ *
+ * Memory side: requests leave through sm_pop_request (the GPU pushes them into
+ * the request network), replies come back through sm_push_reply.
+ * Ownership: the SM allocates requests from the shared pool and frees the
+ * replies it consumes.  Everything is allocated in sm_new / at kernel start;
+ * sm_cycle never allocates.
+ */
+#ifndef WARPSIM_SM_H
+#define WARPSIM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/stats.h"
+#include "fe/ptx/ptx_exec.h"
+#include "mem/addr_map.h"
+#include "mem/mem_req.h"
+#include "policy/warp_sched.h"
+#include "sys/gpu_config.h"
+
+/* The seeds' per-core metrics (SPEC section 0), accumulated over the run.
+   Definitions (docs/timing.md):
+     n_act      cycles with >= 1 resident warp in which the core issued or could
+                issue an instruction (it can fetch new warps: not every warp blocked)
+     n_inact    cycles with >= 1 resident warp in which every warp was blocked
+     c_idle     cycles the pipeline was not stalled but no warp had an instruction
+                to issue (no warps, or all at barriers / waiting for fetch / done)
+     c_mem      cycles every resident warp waited for memory (pending loads)
+     util_cycles cycles with at least one CTA resident
+   lat_rt: core cycles from a request leaving the SM to its reply returning. */
+struct sm_metrics {
+    uint64_t cycles, n_act, n_inact, c_idle, c_mem, util_cycles;
+    uint64_t issued_warp_insns, issued_thread_insns;
+    uint64_t lat_rt_sum, lat_rt_count, lat_rt_max;
+    uint64_t stall[STALL_COUNT];       /* latency attribution, summed over warps */
+    uint64_t scheduling;               /* Algorithm 2's scheduling delay, summed */
+    uint64_t l1d_res_fail_cycles, shmem_bank_conflicts, coalesced_requests, mem_insns;
+    uint64_t ctas_done, warps_done;
+};
+
+/* One finished warp (the per-warp file; CAWS reads it as its oracle). */
+struct warp_record {
+    unsigned kernel_id, sm;
+    uint64_t cta_linear;
+    unsigned warp_in_cta;
+    sim_cycle start, end;
+    uint64_t insns;
+    uint64_t scheduling;
+    uint64_t stall[STALL_COUNT];
+};
+typedef void (*sm_warp_done_fn)(void *user, const struct warp_record *r);
+
+struct sm;   /* opaque */
+
+struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, const struct addr_map *map,
+                  struct mem_req_pool *pool);
+void sm_reg_stats(struct sm *s, struct stats *st, const char *prefix);
+const struct sm_metrics *sm_get_metrics(const struct sm *s);
+void sm_set_warp_done_hook(struct sm *s, sm_warp_done_fn fn, void *user);
+
+/* Kernel boundaries: bind the grid (CTAs allocate their executor state here,
+   not in the tick loop) and choose the warp scheduler; -1 with a message on
+   failure (e.g. unknown policy). */
+int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, const char *warp_sched,
+                    char *msg, size_t n);
+void sm_kernel_end(struct sm *s);
+
+/* CTAs of the current kernel that fit on an empty SM (N of the seeds), given
+   its resources; 0 when one CTA does not fit at all. */
+unsigned sm_max_ctas(const struct sm *s);
+unsigned sm_resident_ctas(const struct sm *s);
+bool sm_can_take_cta(const struct sm *s);
+void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now);
+/* CTA pausing (DYNCTA): paused CTAs' warps are visited after all others. */
+void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused);
+
+/* One core cycle. Returns true if anything happened (progress, for the watchdog). */
+bool sm_cycle(struct sm *s, sim_cycle now);
+/* Outgoing request ready to enter the interconnect at `now`, or NULL; pop when taken. */
+struct mem_req *sm_peek_request(struct sm *s, sim_cycle now);
+void sm_pop_request(struct sm *s);
+/* Replies from the interconnect. */
+bool sm_can_take_reply(const struct sm *s);
+void sm_push_reply(struct sm *s, struct mem_req *r, sim_cycle now);
+
+bool sm_busy(const struct sm *s);   /* any CTA resident or request/reply in flight */
+/* Earliest core cycle at which sm_cycle could do something without new input
+   (now+1 while warps can issue; SIM_NEVER when it only waits for replies). */
+sim_cycle sm_next_event(const struct sm *s, sim_cycle now);
+/* Fault in the executor (memory checker, trap): message in the grid. */
+bool sm_faulted(const struct sm *s);
+/* One line describing the SM's state (watchdog dump). */
+void sm_dump(const struct sm *s, FILE *f);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * cache.h - set-associative tag array with MSHRs, configured by GPGPU-Sim's
+ * cache string, used for the L1 data, instruction, constant and texture
+ * caches of an SM and for the L2 slices.
+ *
+ * Tags only: data values live in the functional memory (the executor already
+ * ran the instruction).  The cache decides hit/miss/reservation failure,
+ * allocates lines (on miss or on fill), merges misses to a pending line in its
+ * MSHR, picks victims through a replacement policy (policy/repl.h) and
+ * reports dirty evictions.  It never sends anything: on CACHE_MISS the caller
+ * sends the request below, and must check before calling that its outgoing
+ * queue has room (a full queue is the caller's reservation failure).
+ *
+ * Cache string: "<nsets>:<line>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,
+ *                <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[...]"
+ *   rep      L = LRU, F = FIFO (or any name of policy/repl registry via cache_set_repl)
+ *   wr       T = write-through, B = write-back, E = write-evict,
+ *            L = local write-back / global write-through (Fermi L1D)
+ *   alloc    m = allocate on miss, f = allocate on fill, s = streaming (no reservation)
+ *   wr_alloc N = no write-allocate, W = write-allocate, F = fetch-on-write, L = lazy fetch-on-read
+ *   index    L = linear, H = Fermi hash, P = IPOLY hash, X = XOR
+ *   mshr     A = associative, F = FIFO (texture)
+ *   e.g. Fermi L1D "32:128:4,L:L:m:N:H,A:32:8,8"; trailing fields after the
+ *   miss-queue size are accepted and ignored.
+ */
+#ifndef WARPSIM_CACHE_H
+#define WARPSIM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/sim.h"
+#include "core/stats.h"
+
+enum cache_wr { CW_WRITE_THROUGH = 0, CW_WRITE_BACK, CW_WRITE_EVICT, CW_LOCAL_WB_GLOBAL_WT };
+enum cache_alloc { CA_ON_MISS = 0, CA_ON_FILL, CA_STREAMING };
+enum cache_wralloc { CWA_NONE = 0, CWA_WRITE, CWA_FETCH_ON_WRITE, CWA_LAZY_FETCH };
+enum cache_index { CI_LINEAR = 0, CI_FERMI_HASH, CI_IPOLY, CI_XOR };
+enum cache_mshr_kind { CM_ASSOC = 0, CM_FIFO };
+
+struct cache_config {
+    uint32_t nsets, line_size, assoc;
+    char rep;                  /* 'L' or 'F' as written */
+    uint8_t wr, alloc, wralloc, index, mshr_kind;   /* enums above */
+    uint32_t mshr_entries, mshr_max_merge, miss_queue;
+};
+/* Parse a cache string. On error returns -1, writes a message and the 1-based
+   column of the offending field in the string. */
+int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_t n, unsigned *col);
+static inline uint64_t cache_config_bytes(const struct cache_config *c)
+{
+    return (uint64_t)c->nsets * c->line_size * c->assoc;
+}
+
+enum cache_result {
+    CACHE_HIT = 0,             /* line present and valid */
+    CACHE_HIT_RESERVED,        /* line pending (miss in flight): merged into its MSHR entry */
+    CACHE_MISS,                /* new MSHR entry: the caller must send a request for the line */
+    CACHE_MISS_NO_ALLOC,       /* miss that allocates nothing (write miss without write-allocate,
+                                  write-evict, streaming bypass): caller sends the access below */
+    CACHE_RESERVATION_FAIL     /* no MSHR entry / merge slot / allocatable line: retry later */
+};
+enum cache_fail { CF_NONE = 0, CF_MSHR_FULL, CF_MERGE_FULL, CF_NO_LINE };
+
+struct cache_stats {
+    uint64_t accesses, hits, hit_reserved, misses, res_fail, res_fail_mshr, res_fail_merge, res_fail_line;
+    uint64_t reads, writes, read_misses, write_misses, evictions, dirty_evictions, fills, bypasses;
+};
+
+struct cache;   /* opaque: allocate with cache_new */
+
+struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const char *name);
+/* Register the counters as "<prefix>.<counter>" (e.g. "sm0.l1d"). */
+void cache_reg_stats(struct cache *c, struct stats *s, const char *prefix);
+const struct cache_config *cache_cfg(const struct cache *c);
+const struct cache_stats *cache_stats(const struct cache *c);
+
+/* Line (block) address of a byte address. */
+uint64_t cache_block(const struct cache *c, uint64_t addr);
+
+/* One access of one line.  `waiter` is an opaque token kept in the MSHR entry
+   (for a miss or a merged miss) and handed back by cache_fill().  `pc` is the
+   instruction's PC (for PC-indexed policies).  When the access evicts a dirty
+   line, *wb_addr receives its block address (else UINT64_MAX) and the caller
+   must write it back.  `fail` (may be NULL) tells why a reservation failed. */
+enum cache_result cache_access(struct cache *c, uint64_t addr, bool is_write, uint32_t pc, uint64_t waiter,
+                               sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail);
+
+/* Data for block `addr` arrived from below: validate (allocate on fill if
+   configured) the line and release its MSHR entry.  Writes up to `max`
+   waiters (in arrival order) into `waiters` and returns how many there were
+   (all of them are released, even beyond max).  *wb_addr as above. */
+unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *waiters, unsigned max,
+                    uint64_t *wb_addr);
+
+/* Tag lookup without side effects (tests, policies). */
+bool cache_probe(const struct cache *c, uint64_t addr);
+/* Outstanding MSHR entries (misses in flight). */
+unsigned cache_mshr_used(const struct cache *c);
+/* Invalidate every line (kernel boundary for L1 caches, as GPGPU-Sim does). */
+void cache_invalidate_all(struct cache *c);
+
+#endif

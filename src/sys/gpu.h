@@ -1,0 +1,65 @@
+/*
+ * gpu.h - the whole simulated GPU: SMs, request and reply crossbars, memory
+ * sub-partitions (L2 slices) and DRAM channels, their clock domains, CTA
+ * dispatch through the CTA scheduling policy, and the statistics of the run.
+ *
+ * Clocking: each domain has an integer period in picoseconds
+ * (-gpgpu_clock_domains); the engine advances global time to the next edge of
+ * any domain and ticks the components of every domain with an edge there, in
+ * reverse pipeline order (DRAM, L2, interconnect, SMs).  When nothing can
+ * happen before some later cycle (all warps wait for memory, queues hold
+ * entries not yet ready) time jumps there instead of ticking idle cycles.
+ * A watchdog stops the run with every component's state printed when nothing
+ * made progress for -warpsim_deadlock_cycles core cycles.
+ *
+ * Statistics: every component registers its counters (core/stats.h); per
+ * kernel the GPU snapshots them at start and end.  Outputs: the text summary in
+ * GPGPU-Sim's `name = value` style, JSON, a time series CSV sampled every
+ * -warpsim_sample_interval core cycles, and the per-warp file.
+ */
+#ifndef WARPSIM_GPU_H
+#define WARPSIM_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/stats.h"
+#include "fe/ptx/ptx_exec.h"
+#include "sys/gpu_config.h"
+
+struct gpu;   /* opaque */
+
+/* Per-kernel results (also accumulated into totals). */
+struct gpu_kernel_result {
+    char name[128];
+    unsigned kernel_id;
+    uint64_t cycles;                 /* gpu_sim_cycle */
+    uint64_t thread_insns, warp_insns;
+    double ipc;                      /* thread instructions per core cycle (GPGPU-Sim's gpu_ipc) */
+};
+
+/* cfg: loaded config (copied). Returns NULL with msg on failure. */
+struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n);
+void gpu_free(struct gpu *g);
+const struct gpu_config *gpu_config(const struct gpu *g);
+
+/* Outputs (NULL = off). The files are opened lazily and appended per kernel. */
+int gpu_set_outputs(struct gpu *g, const char *timeseries_csv, const char *warps_csv, char *msg, size_t n);
+/* Progress line on stderr every ~second of host time (kernel i, CTAs done, cycles, rate). */
+void gpu_set_progress(struct gpu *g, bool on);
+
+/* Run one launch (grid initialised by the caller, ptx_grid_init) to completion.
+   Returns 0, or -1 with a message (executor fault with its memory-checker
+   report, deadlock/watchdog with the state dump, unknown policy). */
+int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name, struct gpu_kernel_result *res,
+                   char *msg, size_t n);
+
+/* Reports over every kernel run so far. */
+void gpu_report_text(const struct gpu *g, FILE *f);
+/* JSON object body (without surrounding braces) with "totals" and "kernels". */
+void gpu_report_json(const struct gpu *g, FILE *f, int indent);
+const struct stats *gpu_stats(const struct gpu *g);
+uint64_t gpu_total_cycles(const struct gpu *g);
+
+#endif

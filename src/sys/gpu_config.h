@@ -1,0 +1,123 @@
+/*
+ * gpu_config.h - the simulated machine: every option of the timing model,
+ * named as in GPGPU-Sim's gpgpusim.config where warpsim models the same
+ * thing (warpsim's own options are -warpsim_*).  Presets live in configs/.
+ *
+ * gpu_config_load() fills the struct from defaults (the GTX480 preset), then
+ * the config files and overrides in a struct cfg, validates every value and
+ * computes the derived fields (marked "derived").  Components read it; nobody
+ * writes it after load.
+ */
+#ifndef WARPSIM_GPU_CONFIG_H
+#define WARPSIM_GPU_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "core/sim.h"
+
+/* opcode latency classes, in the order of GPGPU-Sim's -ptx_opcode_latency_* lists */
+enum op_lat { OPL_ADD = 0, OPL_MAX, OPL_MUL, OPL_MAD, OPL_DIV, OPL_COUNT };
+
+struct dram_timing {
+    uint32_t nbk, nbkgrp;
+    uint32_t tCCD, tCCDL, tRRD, tRCD, tRAS, tRP, tRC, tCL, tWL, tCDLR, tWR, tRTPL;
+};
+
+struct gpu_config {
+    /* ---- topology ---- */
+    unsigned n_clusters;            /* -gpgpu_n_clusters */
+    unsigned n_cores_per_cluster;   /* -gpgpu_n_cores_per_cluster */
+    unsigned n_mem;                 /* -gpgpu_n_mem: memory channels (partitions) */
+    unsigned n_sub_partition_per_mchannel; /* -gpgpu_n_sub_partition_per_mchannel (L2 slices per channel) */
+
+    /* ---- SM ---- */
+    const char *shader_core_pipeline; /* -gpgpu_shader_core_pipeline "1536:32" = threads per SM : warp size */
+    unsigned max_cta_per_core;      /* -gpgpu_shader_cta */
+    unsigned registers_per_core;    /* -gpgpu_shader_registers */
+    unsigned shmem_size;            /* -gpgpu_shmem_size (bytes per SM) */
+    unsigned shmem_num_banks;       /* -gpgpu_shmem_num_banks */
+    unsigned shmem_latency;         /* -gpgpu_smem_latency: cycles of a conflict-free shared access */
+    unsigned num_sched_per_core;    /* -gpgpu_num_sched_per_core */
+    const char *scheduler;          /* -gpgpu_scheduler: warp scheduler policy name (lrr, gto, ...) */
+    const char *cta_scheduler;      /* -warpsim_cta_scheduler: CTA scheduler policy name (rr, ...) */
+    unsigned max_insn_issue_per_warp; /* -gpgpu_max_insn_issue_per_warp (dual issue when 2) */
+    unsigned ibuffer_size;          /* -warpsim_ibuffer_size: instructions buffered per warp */
+    unsigned fetch_latency;         /* -warpsim_fetch_decode_latency: cycles from I-cache hit to ibuffer */
+    unsigned num_sp_units;          /* -gpgpu_num_sp_units: SP pipelines per SM (issue ports for int/fp32) */
+    unsigned num_sfu_units;         /* -gpgpu_num_sfu_units */
+    unsigned num_dp_units;          /* -gpgpu_num_dp_units (0: DP ops use the SP units) */
+    unsigned simd_width;            /* -warpsim_simd_width: lanes per SP pipeline (32 = one warp per cycle) */
+    unsigned wb_ports;              /* -warpsim_writeback_ports: results written back per cycle */
+    const char *opcode_latency_int;    /* -ptx_opcode_latency_int "4,13,4,5,145" ADD,MAX,MUL,MAD,DIV */
+    const char *opcode_initiation_int; /* -ptx_opcode_initiation_int "1,2,2,2,8" */
+    const char *opcode_latency_fp;     /* -ptx_opcode_latency_fp "4,13,4,5,39" */
+    const char *opcode_initiation_fp;  /* -ptx_opcode_initiation_fp "1,2,1,1,4" */
+    const char *opcode_latency_dp;     /* -ptx_opcode_latency_dp "8,19,8,8,330" */
+    const char *opcode_initiation_dp;  /* -ptx_opcode_initiation_dp "8,16,8,8,130" */
+    unsigned sfu_latency;           /* -ptx_opcode_latency_sfu */
+    unsigned sfu_initiation;        /* -ptx_opcode_initiation_sfu */
+    unsigned branch_latency;        /* -warpsim_branch_latency: cycles until a branch's next PC is known */
+    /* derived */
+    unsigned max_threads_per_core, warp_size, max_warps_per_core, n_cores;
+    unsigned lat_int[OPL_COUNT], ii_int[OPL_COUNT], lat_fp[OPL_COUNT], ii_fp[OPL_COUNT];
+    unsigned lat_dp[OPL_COUNT], ii_dp[OPL_COUNT];
+
+    /* ---- memory pipeline of the SM ---- */
+    const char *cache_dl1;          /* -gpgpu_cache:dl1  "32:128:4,L:L:m:N:H,A:32:8,8" */
+    const char *cache_il1;          /* -gpgpu_cache:il1 */
+    const char *cache_const;        /* -gpgpu_const_cache:l1 */
+    const char *cache_tex;          /* -gpgpu_tex_cache:l1 */
+    unsigned l1d_latency;           /* -gpgpu_l1_latency: L1D hit latency (core cycles) */
+    unsigned const_latency;         /* -warpsim_const_latency: constant-cache hit latency */
+    unsigned coalesce_sector;       /* -warpsim_coalesce_sector: 0 = whole-line requests, 32 = sectored */
+    unsigned ldst_queue;            /* -warpsim_ldst_queue: SM->interconnect request queue entries */
+    unsigned reply_queue;           /* -warpsim_reply_queue: interconnect->SM reply buffer entries */
+
+    /* ---- memory partitions: L2 + DRAM ---- */
+    const char *cache_dl2;          /* -gpgpu_cache:dl2 (one L2 slice per sub-partition) */
+    unsigned l2_rop_latency;        /* -gpgpu_l2_rop_latency: L2 hit pipeline (L2 cycles) */
+    unsigned dram_latency;          /* -dram_latency: fixed DRAM return path (DRAM cycles) */
+    unsigned l2_queue;              /* -warpsim_l2_queue: icnt->L2, L2->DRAM and return queue entries */
+    const char *dram_timing_opt;    /* -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0" */
+    unsigned dram_buswidth;         /* -gpgpu_dram_buswidth: bytes per DRAM data-bus beat, per channel */
+    unsigned dram_burst_length;     /* -gpgpu_dram_burst_length */
+    unsigned dram_data_command_freq_ratio; /* -dram_data_command_freq_ratio (2 DDR, 4 GDDR5) */
+    unsigned frfcfs_queue_size;     /* -gpgpu_frfcfs_dram_sched_queue_size (0 = unbounded: not allowed here) */
+    unsigned dram_return_queue_size; /* -gpgpu_dram_return_queue_size */
+    unsigned dram_scheduler;        /* -gpgpu_dram_scheduler: 0 FIFO, 1 FR-FCFS */
+    const char *mem_addr_mapping;   /* -gpgpu_mem_addr_mapping "dramid@8;0000...RRRR.RBBBCCCC.BCCSSSSS" */
+    /* derived */
+    struct dram_timing dram;
+    unsigned n_sub_partitions;
+
+    /* ---- interconnect (crossbar between SMs and memory sub-partitions) ---- */
+    unsigned icnt_flit_size;        /* -icnt_flit_size: bytes per flit */
+    unsigned icnt_latency;          /* -warpsim_icnt_latency: router+link cycles (icnt clock) */
+    unsigned icnt_in_buffer;        /* -warpsim_icnt_input_buffer: flits buffered per input port */
+    unsigned icnt_out_buffer;       /* -warpsim_icnt_output_buffer: flits buffered per output port */
+    unsigned icnt_flits_per_cycle;  /* -warpsim_icnt_bandwidth: flits an output port accepts per cycle */
+
+    /* ---- clocks ---- */
+    const char *clock_domains;      /* -gpgpu_clock_domains "core:icnt:l2:dram" MHz */
+    /* derived: integer picoseconds per cycle */
+    sim_ps ps_core, ps_icnt, ps_l2, ps_dram;
+
+    /* ---- simulation control and statistics ---- */
+    unsigned stats_interval;        /* -warpsim_sample_interval: core cycles per time-series sample */
+    uint64_t deadlock_cycles;       /* -warpsim_deadlock_cycles: watchdog (no progress for this long) */
+    uint64_t max_cycles;            /* -gpgpu_max_cycle: stop the run after this many core cycles (0 = none) */
+    unsigned lat_hist_bucket;       /* -warpsim_lat_hist_bucket: lat_rt histogram bucket width (cycles) */
+};
+
+/* Option table (for listings and the effective config). */
+extern const struct cfg_opt gpu_config_opts[];
+extern const size_t gpu_config_nopts;
+
+/* Defaults + c, validated, derived fields computed. Returns 0 or -1 with *err. */
+int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err);
+/* The effective config in gpgpusim.config syntax (reproduces the run). */
+void gpu_config_write(FILE *f, const struct gpu_config *g);
+
+#endif
