@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "ws_fixture.h"
 #include "warpsim/warpsim.h"
 #include "host/ws_internal.h"
 
@@ -612,48 +613,7 @@ static const char data_ptx[] =
 
 /* ---- fixture -------------------------------------------------------------------- */
 
-struct fx {
-    ws_ctx *ctx;
-    ws_module *mod;
-};
-
-static int fx_open(struct fx *f, const char *text, size_t len)
-{
-    f->ctx = NULL;
-    f->mod = NULL;
-    if (wsCreate(&f->ctx, NULL) != WS_SUCCESS)
-        return -1;
-    ws_status st = wsModuleLoadData(f->ctx, &f->mod, text, len, "data.ptx");
-    if (st != WS_SUCCESS) {
-        fprintf(stderr, "  load failed: %s: %s\n", wsStatusName(st), wsGetErrorMessage(f->ctx));
-        wsDestroy(f->ctx);
-        f->ctx = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static ws_devptr fx_buf(struct fx *f, const void *host, size_t n)
-{
-    ws_devptr p = 0;
-    if (wsMalloc(f->ctx, &p, n) != WS_SUCCESS)
-        return 0;
-    if (host)
-        wsMemcpyHtoD(f->ctx, p, host, n);
-    else
-        wsMemset(f->ctx, p, 0, n);
-    return p;
-}
-
-static ws_status fx_launch(struct fx *f, const char *k, ws_dim3 g, ws_dim3 b, void **args)
-{
-    ws_status st = wsLaunchKernel(f->ctx, f->mod, k, g, b, 0, args);
-    if (st != WS_SUCCESS)
-        fprintf(stderr, "  launch %s: %s\n%s\n", k, wsStatusName(st), wsGetErrorMessage(f->ctx));
-    return st;
-}
-
-#define OPEN(f) REQUIRE(fx_open(&(f), data_ptx, sizeof data_ptx - 1) == 0)
+#define OPEN(f) REQUIRE(fx_open(&(f), data_ptx, sizeof data_ptx - 1, "data.ptx") == 0)
 
 /* ---- atomics ---------------------------------------------------------------------------- */
 
