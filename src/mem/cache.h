@@ -15,10 +15,13 @@
  *                <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[...]"
  *   rep      L = LRU, F = FIFO (or any name of policy/repl registry via cache_set_repl)
  *   wr       T = write-through, B = write-back, E = write-evict,
- *            L = local write-back / global write-through (Fermi L1D)
- *   alloc    m = allocate on miss, f = allocate on fill, s = streaming (no reservation)
+ *            L = local write-back / global write-through (Fermi L1D),
+ *            R = read-only (I/const/tex caches; a write behaves as write-through)
+ *   alloc    m = allocate on miss, f = allocate on fill, s = streaming (no reservation:
+ *            allocate on fill with at least one MSHR entry per line)
  *   wr_alloc N = no write-allocate, W = write-allocate, F = fetch-on-write, L = lazy fetch-on-read
- *   index    L = linear, H = Fermi hash, P = IPOLY hash, X = XOR
+ *   index    L = linear, H = Fermi hash, P = IPOLY hash, X = XOR (may be omitted:
+ *            linear; H, P and X need a power-of-two number of sets)
  *   mshr     A = associative, F = FIFO (texture)
  *   e.g. Fermi L1D "32:128:4,L:L:m:N:H,A:32:8,8"; trailing fields after the
  *   miss-queue size are accepted and ignored.
@@ -33,7 +36,7 @@
 #include "core/sim.h"
 #include "core/stats.h"
 
-enum cache_wr { CW_WRITE_THROUGH = 0, CW_WRITE_BACK, CW_WRITE_EVICT, CW_LOCAL_WB_GLOBAL_WT };
+enum cache_wr { CW_WRITE_THROUGH = 0, CW_WRITE_BACK, CW_WRITE_EVICT, CW_LOCAL_WB_GLOBAL_WT, CW_READ_ONLY };
 enum cache_alloc { CA_ON_MISS = 0, CA_ON_FILL, CA_STREAMING };
 enum cache_wralloc { CWA_NONE = 0, CWA_WRITE, CWA_FETCH_ON_WRITE, CWA_LAZY_FETCH };
 enum cache_index { CI_LINEAR = 0, CI_FERMI_HASH, CI_IPOLY, CI_XOR };
@@ -100,5 +103,30 @@ bool cache_probe(const struct cache *c, uint64_t addr);
 unsigned cache_mshr_used(const struct cache *c);
 /* Invalidate every line (kernel boundary for L1 caches, as GPGPU-Sim does). */
 void cache_invalidate_all(struct cache *c);
+
+/* ---- additions (cache model) ----
+   cache_access() with the address space of the access: `local` selects the
+   write-back half of the Fermi L1D's "L" policy (local memory) instead of its
+   write-through half (global); other write policies ignore it.  cache_access()
+   is cache_access_ex(..., local = false).
+   Write semantics, by policy (the return value tells the caller what to send):
+     write-through (T, R, L global), write-evict (E): the caller always sends the
+       write below; CACHE_HIT = the line was present (write-through: updated,
+       stays clean; write-evict: invalidated), CACHE_MISS_NO_ALLOC = it was not
+       (or only pending).  These never allocate on a write (wr_alloc ignored).
+     write-back (B, L local): a hit marks the line dirty, nothing is sent;
+       a miss with wr_alloc N is CACHE_MISS_NO_ALLOC (send the write below);
+       with W or F it allocates like a read miss (CACHE_MISS: fetch the line;
+       the line is dirty after its fill; a write to a pending line merges,
+       CACHE_HIT_RESERVED); with L (lazy fetch-on-read, no partial-line
+       tracking) it installs the line dirty at once and returns CACHE_HIT.
+   The waiter of a write that gets CACHE_MISS/CACHE_HIT_RESERVED comes back
+   from cache_fill() like a read's. */
+enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
+                                  uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail);
+struct repl_ops;
+/* Switch the replacement policy (setup time, before the first access: it may
+   allocate the policy's state from the cache's arena, and resets that state). */
+void cache_set_repl(struct cache *c, const struct repl_ops *ops);
 
 #endif

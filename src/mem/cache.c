@@ -1,0 +1,567 @@
+/*
+ * cache.c - the tag array, MSHR table and write/allocation policies of
+ * mem/cache.h (the cache string parser is in cache_config.c).
+ *
+ * Layout: one flat array per line attribute, set-major (line = set * assoc +
+ * way), so that a set's valid[] and reserved[] bytes are contiguous and can
+ * be handed to the replacement policy as they are.  Tags are full block
+ * addresses (the hashed index functions are not invertible, and a 64-bit
+ * compare is as cheap as a shifted one).
+ *
+ * Line states:   invalid            valid=0 reserved=0
+ *                pending (on miss)  valid=0 reserved=1 (allocated, fill in flight)
+ *                valid / dirty      valid=1 reserved=0 (dirty=1 for modified)
+ *
+ * Counting (struct cache_stats): an access refused with
+ * CACHE_RESERVATION_FAIL counts only in res_fail and one of its reasons (the
+ * caller retries it, and the retry that gets in is counted then); every
+ * accepted access counts once in accesses, in reads or writes, and in exactly
+ * one of hits (line valid), hit_reserved (merged into a pending MSHR entry) or
+ * misses (read_misses/write_misses; this includes misses that allocate nothing
+ * and policy bypasses).  evictions counts valid lines replaced to make room
+ * (not write-evict invalidations nor cache_invalidate_all), dirty_evictions
+ * those of them that were dirty (reported through *wb_addr), fills the
+ * cache_fill() calls, bypasses the misses or fills a replacement policy
+ * declined to allocate (REPL_BYPASS).
+ *
+ * Allocation: on miss (m) a read miss reserves its victim at once (a dirty
+ * victim is reported by that access); on fill (f) and streaming (s) only an
+ * MSHR entry is taken and the victim is chosen when the data arrives (a dirty
+ * victim is reported by cache_fill).  Streaming gets an MSHR of at least one
+ * entry per line, so that in practice the MSHR does not limit its misses.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "mem/cache.h"
+#include "policy/repl.h"
+
+extern const struct repl_ops repl_lru_ops;
+extern const struct repl_ops repl_fifo_ops;
+
+#define CACHE_NO_LINE UINT32_MAX
+
+struct cache {
+    struct cache_config cfg;
+    const char *name;
+    struct arena *arena;           /* for cache_set_repl */
+
+    /* geometry */
+    uint32_t nsets, assoc, line_log2, set_bits;
+    uint64_t line_mask;            /* ~(line_size - 1) */
+    bool sets_pow2;
+    uint8_t alloc;                 /* effective: CA_ON_MISS or CA_ON_FILL (streaming = on fill) */
+
+    /* tag array, [nsets * assoc] */
+    uint64_t *blk;
+    uint8_t *valid, *dirty, *reserved;
+    uint32_t *line_mshr;           /* MSHR entry of a pending line */
+
+    uint16_t *ipoly;               /* [8][256] GF(2) residues of each address byte (CI_IPOLY only) */
+
+    /* replacement */
+    const struct repl_ops *repl;
+    void *repl_st;
+    size_t repl_cap;
+
+    /* MSHR table: entries kept in a free stack; lookup by block scans the busy ones */
+    uint32_t m_n, m_merge, m_used;
+    uint64_t *m_blk;
+    uint8_t *m_busy, *m_dirty;     /* m_dirty: a write merged in, the line is dirty after its fill */
+    uint32_t *m_line;              /* reserved line (on-miss) or CACHE_NO_LINE */
+    uint32_t *m_pc;                /* PC of the access that opened the entry (policies see it at fill) */
+    uint32_t *m_nw;                /* waiters so far (may not exceed m_merge) */
+    uint64_t *m_w;                 /* [m_n * m_merge] waiters in arrival order */
+    uint32_t *m_free;
+    uint32_t m_nfree;
+
+    struct cache_stats st;
+};
+
+/* Irreducible polynomials over GF(2) of degree 1..16 (bit d set for x^d). */
+static const uint32_t cache_ipoly_poly[17] = {
+    0, 0x3, 0x7, 0xB, 0x13, 0x25, 0x43, 0x83, 0x11D, 0x211, 0x409, 0x805, 0x1053, 0x201B, 0x4443, 0x8003, 0x1100B,
+};
+
+static uint32_t cache_log2(uint64_t v)
+{
+    uint32_t l = 0;
+    while (((uint64_t)1 << l) < v)
+        l++;
+    return l;
+}
+
+static void *cache_zalloc(struct arena *a, size_t n, size_t sz)
+{
+    size_t bytes = n * sz;
+    void *p = arena_alloc(a, bytes ? bytes : 1);
+    SIM_ASSERT(p);
+    return p;
+}
+
+/* Residue tables for the IPOLY index: set = (block number) mod P(x), computed
+   as the XOR of the residues of its bytes (x^i mod P for every bit i). */
+static void cache_ipoly_init(struct cache *c)
+{
+    uint32_t d = c->set_bits, p = cache_ipoly_poly[d];
+    uint32_t r[64];
+    uint32_t cur = 1;   /* x^0 */
+    for (int i = 0; i < 64; i++) {
+        r[i] = d ? cur : 0;
+        cur <<= 1;
+        if (d && (cur >> d) & 1)
+            cur ^= p;
+    }
+    c->ipoly = cache_zalloc(c->arena, 8 * 256, sizeof *c->ipoly);
+    for (uint32_t k = 0; k < 8; k++)
+        for (uint32_t b = 0; b < 256; b++) {
+            uint32_t v = 0;
+            for (uint32_t j = 0; j < 8; j++)
+                if (b >> j & 1)
+                    v ^= r[k * 8 + j];
+            c->ipoly[k * 256 + b] = (uint16_t)v;
+        }
+}
+
+static uint32_t cache_set_index(const struct cache *c, uint64_t addr)
+{
+    uint64_t bn = addr >> c->line_log2;   /* block number */
+    uint64_t mask = ((uint64_t)1 << c->set_bits) - 1;
+    switch (c->cfg.index) {
+    case CI_FERMI_HASH: {
+        /* Fold every higher group of set_bits bits of the block number into
+           the index: strides that are a multiple of nsets lines, which all
+           land in one set under linear indexing, spread over the sets. */
+        if (!c->set_bits)
+            return 0;
+        uint64_t s = 0;
+        for (uint64_t x = bn; x; x >>= c->set_bits)
+            s ^= x & mask;
+        return (uint32_t)s;
+    }
+    case CI_XOR:
+        /* only the lowest tag bits are XORed into the index */
+        return (uint32_t)((bn ^ (bn >> c->set_bits)) & mask);
+    case CI_IPOLY: {
+        uint32_t s = 0;
+        for (uint32_t k = 0; k < 8; k++)
+            s ^= c->ipoly[k * 256 + ((bn >> (8 * k)) & 0xff)];
+        return s;
+    }
+    default:
+        return c->sets_pow2 ? (uint32_t)(bn & mask) : (uint32_t)(bn % c->nsets);
+    }
+}
+
+void cache_set_repl(struct cache *c, const struct repl_ops *ops)
+{
+    SIM_ASSERT(ops && ops->state_size && ops->init && ops->victim && ops->on_hit && ops->on_fill);
+    size_t need = ops->state_size(c->nsets, c->assoc);
+    if (need > c->repl_cap || !c->repl_st) {
+        c->repl_st = cache_zalloc(c->arena, need, 1);
+        c->repl_cap = need;
+    }
+    c->repl = ops;
+    ops->init(c->repl_st, c->nsets, c->assoc);
+}
+
+struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const char *name)
+{
+    SIM_ASSERT(cfg->nsets && cfg->assoc && cfg->line_size && !(cfg->line_size & (cfg->line_size - 1)));
+    SIM_ASSERT(cfg->mshr_entries && cfg->mshr_max_merge);
+    struct cache *c = cache_zalloc(a, 1, sizeof *c);
+    c->cfg = *cfg;
+    c->arena = a;
+    c->name = arena_strdup(a, name ? name : "cache");
+    c->nsets = cfg->nsets;
+    c->assoc = cfg->assoc;
+    c->line_log2 = cache_log2(cfg->line_size);
+    c->line_mask = ~((uint64_t)cfg->line_size - 1);
+    c->sets_pow2 = !(cfg->nsets & (cfg->nsets - 1));
+    c->set_bits = cache_log2(cfg->nsets);
+    SIM_ASSERT(cfg->index == CI_LINEAR || (c->sets_pow2 && (cfg->index != CI_IPOLY || c->set_bits <= 16)));
+    c->alloc = cfg->alloc == CA_ON_MISS ? CA_ON_MISS : CA_ON_FILL;
+
+    size_t nl = (size_t)c->nsets * c->assoc;
+    c->blk = cache_zalloc(a, nl, sizeof *c->blk);
+    c->valid = cache_zalloc(a, nl, 1);
+    c->dirty = cache_zalloc(a, nl, 1);
+    c->reserved = cache_zalloc(a, nl, 1);
+    c->line_mshr = cache_zalloc(a, nl, sizeof *c->line_mshr);
+    if (cfg->index == CI_IPOLY)
+        cache_ipoly_init(c);
+
+    c->m_n = cfg->mshr_entries;
+    if (cfg->alloc == CA_STREAMING && nl > c->m_n)
+        c->m_n = (uint32_t)nl;
+    c->m_merge = cfg->mshr_max_merge;
+    c->m_blk = cache_zalloc(a, c->m_n, sizeof *c->m_blk);
+    c->m_busy = cache_zalloc(a, c->m_n, 1);
+    c->m_dirty = cache_zalloc(a, c->m_n, 1);
+    c->m_line = cache_zalloc(a, c->m_n, sizeof *c->m_line);
+    c->m_pc = cache_zalloc(a, c->m_n, sizeof *c->m_pc);
+    c->m_nw = cache_zalloc(a, c->m_n, sizeof *c->m_nw);
+    c->m_w = cache_zalloc(a, (size_t)c->m_n * c->m_merge, sizeof *c->m_w);
+    c->m_free = cache_zalloc(a, c->m_n, sizeof *c->m_free);
+    /* stack popped from the top: lowest entry index first (deterministic) */
+    for (uint32_t i = 0; i < c->m_n; i++)
+        c->m_free[i] = c->m_n - 1 - i;
+    c->m_nfree = c->m_n;
+
+    cache_set_repl(c, cfg->rep == 'F' ? &repl_fifo_ops : &repl_lru_ops);
+    return c;
+}
+
+static const struct {
+    const char *name;
+    size_t off;
+    const char *doc;
+} cache_stat_tab[] = {
+#define CS(f, d) {#f, offsetof(struct cache_stats, f), d}
+    CS(accesses, "accesses accepted (hits + hit_reserved + misses)"),
+    CS(hits, "accesses that found the line valid"),
+    CS(hit_reserved, "accesses merged into a pending miss (MSHR)"),
+    CS(misses, "accesses that found the line neither valid nor pending"),
+    CS(res_fail, "accesses refused (reservation failure), retried by the caller"),
+    CS(res_fail_mshr, "reservation failures: no free MSHR entry"),
+    CS(res_fail_merge, "reservation failures: MSHR entry's merge list full"),
+    CS(res_fail_line, "reservation failures: every way of the set pending"),
+    CS(reads, "accepted reads"),
+    CS(writes, "accepted writes"),
+    CS(read_misses, "reads that missed"),
+    CS(write_misses, "writes that missed"),
+    CS(evictions, "valid lines replaced"),
+    CS(dirty_evictions, "dirty lines replaced (written back)"),
+    CS(fills, "line fills from below"),
+    CS(bypasses, "misses or fills the replacement policy did not allocate"),
+#undef CS
+};
+
+void cache_reg_stats(struct cache *c, struct stats *s, const char *prefix)
+{
+    for (size_t i = 0; i < sizeof cache_stat_tab / sizeof cache_stat_tab[0]; i++)
+        stats_reg(s, (const uint64_t *)(const void *)((const char *)&c->st + cache_stat_tab[i].off),
+                  cache_stat_tab[i].doc, "%s.%s", prefix, cache_stat_tab[i].name);
+}
+
+const struct cache_config *cache_cfg(const struct cache *c) { return &c->cfg; }
+const struct cache_stats *cache_stats(const struct cache *c) { return &c->st; }
+uint64_t cache_block(const struct cache *c, uint64_t addr) { return addr & c->line_mask; }
+unsigned cache_mshr_used(const struct cache *c) { return c->m_used; }
+
+/* Way of block `b` in `set` that is valid or pending, or -1. */
+static int cache_find(const struct cache *c, uint32_t set, uint64_t b)
+{
+    size_t base = (size_t)set * c->assoc;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        size_t l = base + w;
+        if (c->blk[l] == b && (c->valid[l] | c->reserved[l]))   /* tag first: rarely equal */
+            return (int)w;
+    }
+    return -1;
+}
+
+bool cache_probe(const struct cache *c, uint64_t addr)
+{
+    uint64_t b = addr & c->line_mask;
+    uint32_t set = cache_set_index(c, b);
+    int w = cache_find(c, set, b);
+    return w >= 0 && c->valid[(size_t)set * c->assoc + (uint32_t)w];
+}
+
+static uint32_t cache_mshr_find(const struct cache *c, uint64_t b)
+{
+    for (uint32_t i = 0; i < c->m_n; i++)
+        if (c->m_busy[i] && c->m_blk[i] == b)
+            return i;
+    return CACHE_NO_LINE;
+}
+
+/* Ask the policy for a victim in `set`: a way, REPL_BYPASS, or -2 (all pending). */
+static int cache_victim(struct cache *c, uint32_t set, uint32_t pc, uint64_t b, sim_cycle now)
+{
+    size_t base = (size_t)set * c->assoc;
+    struct repl_set_view v = {set, c->assoc, c->valid + base, c->reserved + base};
+    int w = c->repl->victim(c->repl_st, &v, pc, b, now);
+    SIM_ASSERT(w == REPL_BYPASS || w == -2 || (w >= 0 && (uint32_t)w < c->assoc && !c->reserved[base + (uint32_t)w]));
+    return w;
+}
+
+/* Empty line `l` (way `way` of `set`) for a new block; report a dirty victim. */
+static void cache_evict(struct cache *c, uint32_t set, uint32_t way, sim_cycle now, uint64_t *wb_addr)
+{
+    size_t l = (size_t)set * c->assoc + way;
+    if (!c->valid[l])
+        return;
+    c->st.evictions++;
+    if (c->dirty[l]) {
+        c->st.dirty_evictions++;
+        SIM_ASSERT(wb_addr);   /* a cache that can hold dirty lines needs a write-back path */
+        *wb_addr = c->blk[l];
+    }
+    if (c->repl->on_evict)
+        c->repl->on_evict(c->repl_st, set, way, now);
+    c->valid[l] = 0;
+    c->dirty[l] = 0;
+}
+
+static uint32_t cache_mshr_alloc(struct cache *c, uint64_t b, uint32_t line, bool dirty, uint32_t pc,
+                                 uint64_t waiter)
+{
+    SIM_ASSERT(c->m_nfree);
+    uint32_t m = c->m_free[--c->m_nfree];
+    c->m_busy[m] = 1;
+    c->m_blk[m] = b;
+    c->m_dirty[m] = dirty;
+    c->m_line[m] = line;
+    c->m_pc[m] = pc;
+    c->m_nw[m] = 1;
+    c->m_w[(size_t)m * c->m_merge] = waiter;
+    c->m_used++;
+    return m;
+}
+
+static enum cache_result cache_refuse(struct cache *c, enum cache_fail why, enum cache_fail *fail)
+{
+    c->st.res_fail++;
+    if (why == CF_MSHR_FULL)
+        c->st.res_fail_mshr++;
+    else if (why == CF_MERGE_FULL)
+        c->st.res_fail_merge++;
+    else
+        c->st.res_fail_line++;
+    if (fail)
+        *fail = why;
+    return CACHE_RESERVATION_FAIL;
+}
+
+/* Count an accepted access by its tag outcome. */
+static void cache_count(struct cache *c, bool is_write, enum cache_result tag_outcome)
+{
+    c->st.accesses++;
+    if (is_write)
+        c->st.writes++;
+    else
+        c->st.reads++;
+    if (tag_outcome == CACHE_HIT) {
+        c->st.hits++;
+    } else if (tag_outcome == CACHE_HIT_RESERVED) {
+        c->st.hit_reserved++;
+    } else {
+        c->st.misses++;
+        if (is_write)
+            c->st.write_misses++;
+        else
+            c->st.read_misses++;
+    }
+}
+
+/* A miss that needs the line from below (read, or write-allocate fetch).
+   `dirty`: the line is to be dirty once filled. */
+static enum cache_result cache_fetch_miss(struct cache *c, uint32_t set, uint64_t b, bool is_write, bool dirty,
+                                          uint32_t pc, uint64_t waiter, sim_cycle now, uint64_t *wb_addr,
+                                          enum cache_fail *fail)
+{
+    if (c->alloc == CA_ON_FILL) {
+        uint32_t m = cache_mshr_find(c, b);
+        if (m != CACHE_NO_LINE) {
+            if (c->m_nw[m] >= c->m_merge)
+                return cache_refuse(c, CF_MERGE_FULL, fail);
+            c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
+            c->m_dirty[m] |= dirty;
+            cache_count(c, is_write, CACHE_HIT_RESERVED);
+            return CACHE_HIT_RESERVED;
+        }
+        if (!c->m_nfree)
+            return cache_refuse(c, CF_MSHR_FULL, fail);
+        cache_mshr_alloc(c, b, CACHE_NO_LINE, dirty, pc, waiter);
+        cache_count(c, is_write, CACHE_MISS);
+        return CACHE_MISS;
+    }
+    /* on miss: the tag lookup already showed the block is not pending here */
+    int w = cache_victim(c, set, pc, b, now);
+    if (w == -2)
+        return cache_refuse(c, CF_NO_LINE, fail);
+    if (w != REPL_BYPASS && !c->m_nfree)
+        return cache_refuse(c, CF_MSHR_FULL, fail);
+    cache_count(c, is_write, CACHE_MISS);
+    if (w == REPL_BYPASS) {
+        c->st.bypasses++;
+        return CACHE_MISS_NO_ALLOC;
+    }
+    uint32_t way = (uint32_t)w;
+    size_t l = (size_t)set * c->assoc + way;
+    cache_evict(c, set, way, now, wb_addr);
+    c->blk[l] = b;
+    c->reserved[l] = 1;
+    c->line_mshr[l] = cache_mshr_alloc(c, b, (uint32_t)l, dirty, pc, waiter);
+    c->repl->on_fill(c->repl_st, set, way, pc, now);
+    return CACHE_MISS;
+}
+
+enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
+                                  uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail)
+{
+    if (wb_addr)
+        *wb_addr = UINT64_MAX;
+    if (fail)
+        *fail = CF_NONE;
+    uint64_t b = addr & c->line_mask;
+    uint32_t set = cache_set_index(c, b);
+    int w = cache_find(c, set, b);
+    size_t l = w >= 0 ? (size_t)set * c->assoc + (uint32_t)w : 0;
+    bool present = w >= 0 && c->valid[l];
+    bool pending = w >= 0 && c->reserved[l];
+
+    if (!is_write) {
+        if (present) {
+            c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+            cache_count(c, false, CACHE_HIT);
+            return CACHE_HIT;
+        }
+        if (pending) {
+            uint32_t m = c->line_mshr[l];
+            if (c->m_nw[m] >= c->m_merge)
+                return cache_refuse(c, CF_MERGE_FULL, fail);
+            c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
+            c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+            cache_count(c, false, CACHE_HIT_RESERVED);
+            return CACHE_HIT_RESERVED;
+        }
+        return cache_fetch_miss(c, set, b, false, false, pc, waiter, now, wb_addr, fail);
+    }
+
+    bool write_back = c->cfg.wr == CW_WRITE_BACK || (c->cfg.wr == CW_LOCAL_WB_GLOBAL_WT && local);
+    if (!write_back) {
+        /* write-through / write-evict / read-only: the write always goes below */
+        if (present) {
+            if (c->cfg.wr == CW_WRITE_EVICT) {
+                if (c->repl->on_evict)
+                    c->repl->on_evict(c->repl_st, set, (uint32_t)w, now);
+                c->valid[l] = 0;
+                c->dirty[l] = 0;
+            } else {
+                c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+            }
+            cache_count(c, true, CACHE_HIT);
+            return CACHE_HIT;
+        }
+        cache_count(c, true, CACHE_MISS);
+        return CACHE_MISS_NO_ALLOC;
+    }
+
+    /* write-back */
+    if (present) {
+        c->dirty[l] = 1;
+        c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+        cache_count(c, true, CACHE_HIT);
+        return CACHE_HIT;
+    }
+    if (c->cfg.wralloc == CWA_NONE) {
+        cache_count(c, true, CACHE_MISS);
+        return CACHE_MISS_NO_ALLOC;
+    }
+    if (pending) {
+        uint32_t m = c->line_mshr[l];
+        if (c->m_nw[m] >= c->m_merge)
+            return cache_refuse(c, CF_MERGE_FULL, fail);
+        c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
+        c->m_dirty[m] = 1;
+        c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+        cache_count(c, true, CACHE_HIT_RESERVED);
+        return CACHE_HIT_RESERVED;
+    }
+    if (c->cfg.wralloc != CWA_LAZY_FETCH)
+        return cache_fetch_miss(c, set, b, true, true, pc, waiter, now, wb_addr, fail);
+
+    /* lazy fetch-on-read: the written line is installed at once, without
+       fetching; a pending fetch of the same block (on-fill mode) absorbs it. */
+    if (c->alloc == CA_ON_FILL && cache_mshr_find(c, b) != CACHE_NO_LINE)
+        return cache_fetch_miss(c, set, b, true, true, pc, waiter, now, wb_addr, fail);
+    int v = cache_victim(c, set, pc, b, now);
+    if (v == -2)
+        return cache_refuse(c, CF_NO_LINE, fail);
+    cache_count(c, true, CACHE_MISS);
+    if (v == REPL_BYPASS) {
+        c->st.bypasses++;
+        return CACHE_MISS_NO_ALLOC;
+    }
+    size_t vl = (size_t)set * c->assoc + (uint32_t)v;
+    cache_evict(c, set, (uint32_t)v, now, wb_addr);
+    c->blk[vl] = b;
+    c->valid[vl] = 1;
+    c->dirty[vl] = 1;
+    c->repl->on_fill(c->repl_st, set, (uint32_t)v, pc, now);
+    return CACHE_HIT;
+}
+
+enum cache_result cache_access(struct cache *c, uint64_t addr, bool is_write, uint32_t pc, uint64_t waiter,
+                               sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail)
+{
+    return cache_access_ex(c, addr, is_write, false, pc, waiter, now, wb_addr, fail);
+}
+
+unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *waiters, unsigned max,
+                    uint64_t *wb_addr)
+{
+    if (wb_addr)
+        *wb_addr = UINT64_MAX;
+    uint64_t b = addr & c->line_mask;
+    uint32_t set = cache_set_index(c, b);
+    uint32_t m;
+    if (c->alloc == CA_ON_MISS) {
+        int w = cache_find(c, set, b);
+        SIM_ASSERT(w >= 0 && c->reserved[(size_t)set * c->assoc + (uint32_t)w]);   /* fill without a miss */
+        m = c->line_mshr[(size_t)set * c->assoc + (uint32_t)w];
+    } else {
+        m = cache_mshr_find(c, b);
+        SIM_ASSERT(m != CACHE_NO_LINE);   /* fill without a miss */
+    }
+    SIM_ASSERT(c->m_busy[m] && c->m_blk[m] == b);
+    c->st.fills++;
+
+    if (c->m_line[m] != CACHE_NO_LINE) {
+        size_t l = c->m_line[m];
+        c->reserved[l] = 0;
+        c->valid[l] = 1;
+        c->dirty[l] = c->m_dirty[m];
+    } else {
+        int w = cache_victim(c, set, c->m_pc[m], b, now);
+        if (w >= 0) {
+            size_t l = (size_t)set * c->assoc + (uint32_t)w;
+            cache_evict(c, set, (uint32_t)w, now, wb_addr);
+            c->blk[l] = b;
+            c->valid[l] = 1;
+            c->dirty[l] = c->m_dirty[m];
+            c->repl->on_fill(c->repl_st, set, (uint32_t)w, c->m_pc[m], now);
+        } else {
+            c->st.bypasses++;   /* REPL_BYPASS (or, on-fill with nothing evictable) */
+            SIM_ASSERT(!c->m_dirty[m] || wb_addr);
+            if (c->m_dirty[m] && wb_addr)
+                *wb_addr = b;   /* a written line that is not kept must still go below */
+        }
+    }
+
+    unsigned n = c->m_nw[m];
+    const uint64_t *src = c->m_w + (size_t)m * c->m_merge;
+    for (unsigned i = 0; i < n && i < max; i++)
+        waiters[i] = src[i];
+    c->m_busy[m] = 0;
+    c->m_nw[m] = 0;
+    c->m_free[c->m_nfree++] = m;
+    c->m_used--;
+    return n;
+}
+
+void cache_invalidate_all(struct cache *c)
+{
+    /* Pending lines stay reserved: their fills are still in flight and will
+       validate them.  Dirty lines are dropped without write-back: the cache
+       holds tags only, the functional memory already has the data (as
+       GPGPU-Sim's kernel-boundary L1 invalidation). */
+    size_t nl = (size_t)c->nsets * c->assoc;
+    for (size_t l = 0; l < nl; l++) {
+        c->valid[l] = 0;
+        c->dirty[l] = 0;
+    }
+}
