@@ -1,0 +1,368 @@
+/*
+ * gpu_config.c - the machine's option table, loading, validation and the
+ * derived fields (see gpu_config.h).  Defaults are the GTX480 baseline of
+ * configs/gtx480.config (000 Table 3.1; docs/config.md explains each number).
+ */
+#include "sys/gpu_config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/addr_map.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+
+#define O(name, type, field, def, lo, hi, doc) CFG_OPT(name, type, struct gpu_config, field, def, lo, hi, doc)
+
+const struct cfg_opt gpu_config_opts[] = {
+    /* ---- topology ---- */
+    O("gpgpu_n_clusters", CFG_UINT, n_clusters, "15", 1, 256, "SM clusters (each shares one crossbar port)"),
+    O("gpgpu_n_cores_per_cluster", CFG_UINT, n_cores_per_cluster, "1", 1, 64, "SMs per cluster"),
+    O("gpgpu_n_mem", CFG_UINT, n_mem, "6", 1, 64, "memory channels (partitions), one DRAM controller each"),
+    O("gpgpu_n_sub_partition_per_mchannel", CFG_UINT, n_sub_partition_per_mchannel, "1", 1, 8,
+      "L2 slices (sub-partitions) per memory channel, a power of two"),
+
+    /* ---- SM ---- */
+    O("gpgpu_shader_core_pipeline", CFG_STRING, shader_core_pipeline, "1536:32", 0, 0,
+      "<threads per SM>:<warp size>; warp size must be 32"),
+    O("gpgpu_shader_cta", CFG_UINT, max_cta_per_core, "8", 1, 64, "max resident CTAs per SM"),
+    O("gpgpu_shader_registers", CFG_UINT, registers_per_core, "32768", 256, 1048576, "32-bit registers per SM"),
+    O("gpgpu_shmem_size", CFG_UINT, shmem_size, "49152", 0, 1048576, "shared memory bytes per SM"),
+    O("gpgpu_shmem_num_banks", CFG_UINT, shmem_num_banks, "32", 1, 64, "shared memory banks (4-byte wide)"),
+    O("gpgpu_smem_latency", CFG_UINT, shmem_latency, "3", 1, 1000,
+      "cycles of a conflict-free shared-memory access"),
+    O("gpgpu_num_sched_per_core", CFG_UINT, num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
+    O("gpgpu_scheduler", CFG_STRING, scheduler, "lrr", 0, 0, "warp scheduling policy (warpsim list --policies)"),
+    O("warpsim_cta_scheduler", CFG_STRING, cta_scheduler, "rr", 0, 0, "CTA scheduling policy"),
+    O("gpgpu_max_insn_issue_per_warp", CFG_UINT, max_insn_issue_per_warp, "1", 1, 2,
+      "instructions one scheduler may issue from one warp per cycle"),
+    O("warpsim_ibuffer_size", CFG_UINT, ibuffer_size, "2", 1, 64, "decoded instructions buffered per warp"),
+    O("warpsim_fetch_decode_latency", CFG_UINT, fetch_latency, "1", 0, 1000,
+      "cycles from an I-cache hit to the instruction buffer"),
+    O("gpgpu_num_sp_units", CFG_UINT, num_sp_units, "2", 1, 8, "SP pipelines per SM (int and fp32)"),
+    O("gpgpu_num_sfu_units", CFG_UINT, num_sfu_units, "1", 1, 8, "SFU pipelines per SM"),
+    O("gpgpu_num_dp_units", CFG_UINT, num_dp_units, "0", 0, 8, "DP pipelines per SM (0: DP runs on the SP units)"),
+    O("warpsim_simd_width", CFG_UINT, simd_width, "32", 1, 32,
+      "lanes per SP pipeline; a warp takes 32/width cycles (divides 32)"),
+    O("warpsim_writeback_ports", CFG_UINT, wb_ports, "2", 1, 16, "results written back per cycle"),
+    O("ptx_opcode_latency_int", CFG_STRING, opcode_latency_int, "4,13,4,5,145", 0, 0,
+      "integer latency ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_initiation_int", CFG_STRING, opcode_initiation_int, "1,2,2,2,8", 0, 0,
+      "integer initiation interval ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_latency_fp", CFG_STRING, opcode_latency_fp, "4,13,4,5,39", 0, 0, "fp32 latency ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_initiation_fp", CFG_STRING, opcode_initiation_fp, "1,2,1,1,4", 0, 0,
+      "fp32 initiation interval ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_latency_dp", CFG_STRING, opcode_latency_dp, "8,19,8,8,330", 0, 0, "fp64 latency ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_initiation_dp", CFG_STRING, opcode_initiation_dp, "8,16,8,8,130", 0, 0,
+      "fp64 initiation interval ADD,MAX,MUL,MAD,DIV"),
+    O("ptx_opcode_latency_sfu", CFG_UINT, sfu_latency, "20", 1, 10000, "SFU latency"),
+    O("ptx_opcode_initiation_sfu", CFG_UINT, sfu_initiation, "4", 1, 10000, "SFU initiation interval"),
+    O("warpsim_branch_latency", CFG_UINT, branch_latency, "2", 0, 1000,
+      "cycles until a branch's next PC is known (fetch waits)"),
+
+    /* ---- memory pipeline of the SM ---- */
+    O("gpgpu_cache:dl1", CFG_STRING, cache_dl1, "32:128:4,L:L:m:N:H,A:32:8,8", 0, 0, "L1 data cache per SM"),
+    O("gpgpu_cache:il1", CFG_STRING, cache_il1, "4:128:4,L:R:f:N:L,A:2:32,4", 0, 0, "L1 instruction cache per SM"),
+    O("gpgpu_const_cache:l1", CFG_STRING, cache_const, "64:64:2,L:R:f:N:L,A:2:32,4", 0, 0,
+      "constant cache per SM"),
+    O("gpgpu_tex_cache:l1", CFG_STRING, cache_tex, "4:128:24,L:R:m:N:L,F:128:4,128", 0, 0, "texture cache per SM"),
+    O("gpgpu_l1_latency", CFG_UINT, l1d_latency, "1", 0, 1000, "L1D hit latency (core cycles)"),
+    O("warpsim_const_latency", CFG_UINT, const_latency, "1", 0, 1000, "constant-cache hit latency (core cycles)"),
+    O("warpsim_coalesce_sector", CFG_UINT, coalesce_sector, "0", 0, 128,
+      "0: whole-line requests; else sector bytes (power of two, <= L1D line)"),
+    O("warpsim_ldst_queue", CFG_UINT, ldst_queue, "16", 1, 4096, "SM -> interconnect request queue entries"),
+    O("warpsim_reply_queue", CFG_UINT, reply_queue, "16", 1, 4096, "interconnect -> SM reply buffer entries"),
+
+    /* ---- memory partitions ---- */
+    O("gpgpu_cache:dl2", CFG_STRING, cache_dl2, "64:128:16,L:B:m:W:L,A:256:64,16", 0, 0,
+      "L2 slice (one per sub-partition)"),
+    O("gpgpu_l2_rop_latency", CFG_UINT, l2_rop_latency, "100", 0, 100000, "L2 hit pipeline (L2 cycles)"),
+    O("dram_latency", CFG_UINT, dram_latency, "250", 0, 100000, "fixed DRAM return path (DRAM cycles)"),
+    O("warpsim_l2_queue", CFG_UINT, l2_queue, "16", 1, 4096,
+      "entries of the icnt->L2, L2->DRAM and L2 return queues"),
+    O("gpgpu_dram_timing_opt", CFG_STRING, dram_timing_opt,
+      "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2", 0, 0,
+      "DRAM banks and timing (DRAM command cycles)"),
+    O("gpgpu_dram_buswidth", CFG_UINT, dram_buswidth, "4", 1, 64, "bytes per data-bus beat per channel"),
+    O("gpgpu_dram_burst_length", CFG_UINT, dram_burst_length, "8", 1, 64, "beats per access"),
+    O("dram_data_command_freq_ratio", CFG_UINT, dram_data_command_freq_ratio, "4", 1, 16,
+      "data beats per command cycle (2 DDR, 4 GDDR5)"),
+    O("gpgpu_frfcfs_dram_sched_queue_size", CFG_UINT, frfcfs_queue_size, "16", 1, 4096,
+      "DRAM scheduler queue entries per channel"),
+    O("gpgpu_dram_return_queue_size", CFG_UINT, dram_return_queue_size, "116", 1, 4096,
+      "DRAM return queue entries per channel"),
+    O("gpgpu_dram_scheduler", CFG_UINT, dram_scheduler, "1", 0, 1, "0 FIFO, 1 FR-FCFS"),
+    O("gpgpu_mem_addr_mapping", CFG_STRING, mem_addr_mapping,
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS", 0, 0,
+      "address bits -> row/bank/column/channel"),
+
+    /* ---- interconnect ---- */
+    O("icnt_flit_size", CFG_UINT, icnt_flit_size, "32", 4, 1024, "bytes per flit"),
+    O("warpsim_icnt_latency", CFG_UINT, icnt_latency, "6", 0, 10000, "router + link cycles (icnt clock)"),
+    O("warpsim_icnt_input_buffer", CFG_UINT, icnt_in_buffer, "16", 1, 4096, "flits buffered per input port"),
+    O("warpsim_icnt_output_buffer", CFG_UINT, icnt_out_buffer, "16", 1, 4096, "flits buffered per output port"),
+    O("warpsim_icnt_bandwidth", CFG_UINT, icnt_flits_per_cycle, "1", 1, 64, "flits an output accepts per cycle"),
+
+    /* ---- clocks ---- */
+    O("gpgpu_clock_domains", CFG_STRING, clock_domains, "700.0:700.0:700.0:924.0", 0, 0,
+      "<core>:<icnt>:<l2>:<dram> clocks in MHz"),
+
+    /* ---- simulation control ---- */
+    O("warpsim_sample_interval", CFG_UINT, stats_interval, "10000", 1, 4000000000.0,
+      "core cycles per time-series sample"),
+    O("warpsim_deadlock_cycles", CFG_U64, deadlock_cycles, "1000000", 1, 1e15,
+      "stop when nothing progressed for this many core cycles"),
+    O("gpgpu_max_cycle", CFG_U64, max_cycles, "0", 0, 1e18, "stop after this many core cycles (0: no limit)"),
+    O("warpsim_lat_hist_bucket", CFG_UINT, lat_hist_bucket, "16", 1, 1000000, "lat_rt histogram bucket (cycles)"),
+};
+#undef O
+const size_t gpu_config_nopts = sizeof gpu_config_opts / sizeof gpu_config_opts[0];
+
+/* ------------------------------------------------------------------------ */
+
+/* Error about option `name` (and, when it was not set, `other`): positioned at
+   whichever of them came from the config, else reported against the defaults. */
+static int gc_fail(const struct cfg *c, struct cfg_error *err, const char *name, const char *other, const char *fmt,
+                   ...) __attribute__((format(printf, 5, 6)));
+static int gc_fail(const struct cfg *c, struct cfg_error *err, const char *name, const char *other, const char *fmt,
+                   ...)
+{
+    if (!err)
+        return -1;
+    const struct cfg_entry *e = cfg_find(c, name);
+    if (!e && other)
+        e = cfg_find(c, other);
+    snprintf(err->file, sizeof err->file, "%s", e ? e->file : "built-in default");
+    err->line = e ? e->line : 0;
+    err->col = e ? e->col : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int gc_is_pow2(unsigned v) { return v && !(v & (v - 1)); }
+
+/* "a:b" with both unsigned integers */
+static int gc_parse_pair(const char *s, unsigned *a, unsigned *b)
+{
+    char *end;
+    if (!(*s >= '0' && *s <= '9'))
+        return -1;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (*end != ':' || !(end[1] >= '0' && end[1] <= '9'))
+        return -1;
+    unsigned long y = strtoul(end + 1, &end, 10);
+    if (*end || errno || x > 1u << 20 || y > 1u << 20)
+        return -1;
+    *a = (unsigned)x;
+    *b = (unsigned)y;
+    return 0;
+}
+
+/* Exactly OPL_COUNT comma-separated integers in [lo, hi]. */
+static int gc_parse_list(const char *s, unsigned *out, unsigned lo, unsigned hi)
+{
+    const char *p = s;
+    for (int i = 0; i < OPL_COUNT; i++) {
+        if (!(*p >= '0' && *p <= '9'))
+            return -1;
+        unsigned long v = 0;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (unsigned long)(*p - '0');
+            if (v > hi)
+                return -1;
+            p++;
+        }
+        if (v < lo)
+            return -1;
+        out[i] = (unsigned)v;
+        if (i + 1 < OPL_COUNT && *p++ != ',')
+            return -1;
+    }
+    return *p ? -1 : 0;
+}
+
+/* 1e6 / MHz rounded to the nearest picosecond. */
+static sim_ps gc_period_ps(double mhz) { return (sim_ps)llround(1e6 / mhz); }
+
+static int gc_parse_clocks(const char *s, sim_ps out[4])
+{
+    const char *p = s;
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        if (!((*p >= '0' && *p <= '9') || *p == '.'))
+            return -1;
+        double mhz = strtod(p, &end);
+        if (end == p || !(mhz >= 1.0 && mhz <= 100000.0))
+            return -1;
+        out[i] = gc_period_ps(mhz);
+        p = end;
+        if (i < 3 && *p++ != ':')
+            return -1;
+    }
+    return *p ? -1 : 0;
+}
+
+struct gc_cache_opt {
+    const char *name;
+    size_t off;                  /* of the const char * field */
+};
+
+int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
+{
+    memset(g, 0, sizeof *g);
+    if (cfg_apply(c, gpu_config_opts, gpu_config_nopts, g, err))
+        return -1;
+
+    /* topology */
+    g->n_cores = g->n_clusters * g->n_cores_per_cluster;
+    if (g->n_cores > 4096)
+        return gc_fail(c, err, "gpgpu_n_clusters", "gpgpu_n_cores_per_cluster",
+                       "-gpgpu_n_clusters x -gpgpu_n_cores_per_cluster = %u SMs, more than 4096", g->n_cores);
+    if (!gc_is_pow2(g->n_sub_partition_per_mchannel))
+        return gc_fail(c, err, "gpgpu_n_sub_partition_per_mchannel", NULL,
+                       "-gpgpu_n_sub_partition_per_mchannel: expected a power of two, got %u",
+                       g->n_sub_partition_per_mchannel);
+    g->n_sub_partitions = g->n_mem * g->n_sub_partition_per_mchannel;
+
+    /* SM */
+    unsigned threads, wsize;
+    if (gc_parse_pair(g->shader_core_pipeline, &threads, &wsize))
+        return gc_fail(c, err, "gpgpu_shader_core_pipeline", NULL,
+                       "-gpgpu_shader_core_pipeline: expected '<threads>:<warp size>', got '%s'",
+                       g->shader_core_pipeline);
+    if (wsize != 32)
+        return gc_fail(c, err, "gpgpu_shader_core_pipeline", NULL,
+                       "-gpgpu_shader_core_pipeline: warp size must be 32 (the executor runs 32-thread warps), got %u",
+                       wsize);
+    if (threads < 32 || threads > 4096 || threads % 32)
+        return gc_fail(c, err, "gpgpu_shader_core_pipeline", NULL,
+                       "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, 4096], got %u",
+                       threads);
+    g->max_threads_per_core = threads;
+    g->warp_size = wsize;
+    g->max_warps_per_core = threads / wsize;
+    if (g->num_sched_per_core > g->max_warps_per_core)
+        return gc_fail(c, err, "gpgpu_num_sched_per_core", "gpgpu_shader_core_pipeline",
+                       "-gpgpu_num_sched_per_core (%u) exceeds the warps per SM (%u)", g->num_sched_per_core,
+                       g->max_warps_per_core);
+    if (32 % g->simd_width)
+        return gc_fail(c, err, "warpsim_simd_width", NULL, "-warpsim_simd_width: expected a divisor of 32, got %u",
+                       g->simd_width);
+    if (!g->scheduler[0])
+        return gc_fail(c, err, "gpgpu_scheduler", NULL, "-gpgpu_scheduler: empty policy name");
+    if (!g->cta_scheduler[0])
+        return gc_fail(c, err, "warpsim_cta_scheduler", NULL, "-warpsim_cta_scheduler: empty policy name");
+
+#define GC_LIST(opt, str, arr) {opt, offsetof(struct gpu_config, str), offsetof(struct gpu_config, arr)}
+    static const struct {
+        const char *name;
+        size_t str, arr;
+    } lists[] = {
+        GC_LIST("ptx_opcode_latency_int", opcode_latency_int, lat_int),
+        GC_LIST("ptx_opcode_initiation_int", opcode_initiation_int, ii_int),
+        GC_LIST("ptx_opcode_latency_fp", opcode_latency_fp, lat_fp),
+        GC_LIST("ptx_opcode_initiation_fp", opcode_initiation_fp, ii_fp),
+        GC_LIST("ptx_opcode_latency_dp", opcode_latency_dp, lat_dp),
+        GC_LIST("ptx_opcode_initiation_dp", opcode_initiation_dp, ii_dp),
+    };
+#undef GC_LIST
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *s = *(const char *const *)(const void *)((const char *)g + lists[i].str);
+        unsigned *arr = (unsigned *)(void *)((char *)g + lists[i].arr);
+        if (gc_parse_list(s, arr, 1, 10000))
+            return gc_fail(c, err, lists[i].name, NULL,
+                           "-%s: expected 5 comma-separated integers in [1, 10000] (ADD,MAX,MUL,MAD,DIV), got '%s'",
+                           lists[i].name, s);
+    }
+
+    /* caches: every string must parse; line sizes must nest */
+    static const struct gc_cache_opt caches[] = {
+        {"gpgpu_cache:dl1", offsetof(struct gpu_config, cache_dl1)},
+        {"gpgpu_cache:il1", offsetof(struct gpu_config, cache_il1)},
+        {"gpgpu_const_cache:l1", offsetof(struct gpu_config, cache_const)},
+        {"gpgpu_tex_cache:l1", offsetof(struct gpu_config, cache_tex)},
+        {"gpgpu_cache:dl2", offsetof(struct gpu_config, cache_dl2)},
+    };
+    struct cache_config cc[5];
+    for (size_t i = 0; i < 5; i++) {
+        const char *s = *(const char *const *)(const void *)((const char *)g + caches[i].off);
+        char msg[256] = "";
+        unsigned col = 0;
+        if (cache_config_parse(s, &cc[i], msg, sizeof msg, &col))
+            return gc_fail(c, err, caches[i].name, NULL, "-%s: %s (at character %u of '%s')", caches[i].name, msg,
+                           col, s);
+    }
+    for (size_t i = 0; i < 4; i++)
+        if (cc[i].line_size > cc[4].line_size)
+            return gc_fail(c, err, caches[i].name, "gpgpu_cache:dl2",
+                           "-%s: line size %u exceeds the L2 line size %u (-gpgpu_cache:dl2)", caches[i].name,
+                           cc[i].line_size, cc[4].line_size);
+    if (g->coalesce_sector &&
+        (!gc_is_pow2(g->coalesce_sector) || g->coalesce_sector < 4 || g->coalesce_sector > cc[0].line_size))
+        return gc_fail(c, err, "warpsim_coalesce_sector", NULL,
+                       "-warpsim_coalesce_sector: expected 0 or a power of two in [4, %u] (the L1D line), got %u",
+                       cc[0].line_size, g->coalesce_sector);
+    /* a whole packet (the largest line plus a header flit) must fit each crossbar buffer, or nothing moves */
+    unsigned max_line = cc[4].line_size;
+    unsigned pkt_flits = (max_line + g->icnt_flit_size - 1) / g->icnt_flit_size + 1;
+    if (g->icnt_in_buffer < pkt_flits)
+        return gc_fail(c, err, "warpsim_icnt_input_buffer", "icnt_flit_size",
+                       "-warpsim_icnt_input_buffer: %u flits cannot hold a %u-byte line in %u-byte flits (needs %u)",
+                       g->icnt_in_buffer, max_line, g->icnt_flit_size, pkt_flits);
+    if (g->icnt_out_buffer < pkt_flits)
+        return gc_fail(c, err, "warpsim_icnt_output_buffer", "icnt_flit_size",
+                       "-warpsim_icnt_output_buffer: %u flits cannot hold a %u-byte line in %u-byte flits (needs %u)",
+                       g->icnt_out_buffer, max_line, g->icnt_flit_size, pkt_flits);
+
+    /* DRAM */
+    {
+        char msg[256] = "";
+        unsigned col = 0;
+        if (dram_timing_parse(g->dram_timing_opt, &g->dram, msg, sizeof msg, &col))
+            return gc_fail(c, err, "gpgpu_dram_timing_opt", NULL, "-gpgpu_dram_timing_opt: %s (at character %u)",
+                           msg, col);
+    }
+    if (g->n_sub_partition_per_mchannel > g->dram.nbk)
+        return gc_fail(c, err, "gpgpu_n_sub_partition_per_mchannel", "gpgpu_dram_timing_opt",
+                       "-gpgpu_n_sub_partition_per_mchannel (%u) exceeds the DRAM banks per channel (nbk=%u)",
+                       g->n_sub_partition_per_mchannel, g->dram.nbk);
+    if (g->dram_burst_length % g->dram_data_command_freq_ratio)
+        return gc_fail(c, err, "gpgpu_dram_burst_length", "dram_data_command_freq_ratio",
+                       "-gpgpu_dram_burst_length (%u) must be a multiple of -dram_data_command_freq_ratio (%u)",
+                       g->dram_burst_length, g->dram_data_command_freq_ratio);
+    {
+        struct addr_map m;
+        char msg[256] = "";
+        unsigned col = 0;
+        if (addr_map_parse(&m, g->mem_addr_mapping, g->n_mem, g->n_sub_partition_per_mchannel, g->dram.nbk, msg,
+                           sizeof msg, &col))
+            return gc_fail(c, err, "gpgpu_mem_addr_mapping", NULL, "-gpgpu_mem_addr_mapping: %s (at character %u)",
+                           msg, col);
+    }
+
+    /* clocks */
+    sim_ps ps[4];
+    if (gc_parse_clocks(g->clock_domains, ps))
+        return gc_fail(c, err, "gpgpu_clock_domains", NULL,
+                       "-gpgpu_clock_domains: expected 4 clocks in MHz in [1, 100000] as "
+                       "'<core>:<icnt>:<l2>:<dram>', got '%s'",
+                       g->clock_domains);
+    g->ps_core = ps[0];
+    g->ps_icnt = ps[1];
+    g->ps_l2 = ps[2];
+    g->ps_dram = ps[3];
+    return 0;
+}
+
+void gpu_config_write(FILE *f, const struct gpu_config *g)
+{
+    fprintf(f, "# warpsim effective machine configuration (gpgpusim.config syntax)\n");
+    cfg_write(f, gpu_config_opts, gpu_config_nopts, g);
+}
