@@ -59,6 +59,15 @@ struct mem_req *dram_pop_done(struct dram_channel *d, sim_cycle now);
 sim_cycle dram_next_event(const struct dram_channel *d, sim_cycle now);
 unsigned dram_queue_len(const struct dram_channel *d);
 
+/* Additions (partition support):
+   Count one cycle in which a request waited because the queue was full
+   (queue_full_stalls; dram_full is const, so the waiting producer reports it). */
+void dram_note_full(struct dram_channel *d);
+/* Like dram_pop_done, restricted to the requests of one sub-partition of the
+   channel (sub = r->partition % n_sub_partition_per_mchannel), so sub-partitions
+   sharing a channel each collect their own. */
+struct mem_req *dram_pop_done_sub(struct dram_channel *d, unsigned sub, sim_cycle now);
+
 /* Test hook: called for every command issued (bank -1 for none). */
 typedef void (*dram_cmd_hook)(void *user, sim_cycle now, enum dram_cmd cmd, unsigned bank, unsigned row,
                               const struct mem_req *r);

@@ -60,4 +60,13 @@ struct mem_req *partition_peek_reply(struct mem_partition *p, sim_cycle now_core
 void partition_pop_reply(struct mem_partition *p);
 bool partition_busy(const struct mem_partition *p);   /* anything queued or in flight */
 
+/* Additions (idle skipping).  Earliest cycle of each domain at which the
+   partition's own cycle function could act (or count a stall) without new
+   input, SIM_NEVER when it only waits: for the DRAM channel (dram_next_event
+   covers completions), for the interconnect to take a reply, or for a push.
+   A reply waiting in a non-full reply queue does not count (the owner sees it
+   with partition_peek_reply); a full one does (reply_stall counts every L2 cycle). */
+sim_cycle partition_next_event_l2(const struct mem_partition *p, sim_cycle now_l2);
+sim_cycle partition_next_event_dram(const struct mem_partition *p, sim_cycle now_dram);
+
 #endif
