@@ -57,6 +57,7 @@
      c_mem      cycles every resident warp waited for memory (pending loads)
      util_cycles cycles with at least one CTA resident
    lat_rt: core cycles from a request leaving the SM to its reply returning. */
+#define SM_LAT_HIST_BUCKETS 16
 struct sm_metrics {
     uint64_t cycles, n_act, n_inact, c_idle, c_mem, util_cycles;
     uint64_t issued_warp_insns, issued_thread_insns;
@@ -65,6 +66,9 @@ struct sm_metrics {
     uint64_t scheduling;               /* Algorithm 2's scheduling delay, summed */
     uint64_t l1d_res_fail_cycles, shmem_bank_conflicts, coalesced_requests, mem_insns;
     uint64_t ctas_done, warps_done;
+    /* additions: lat_rt histogram, -warpsim_lat_hist_bucket cycles per bucket,
+       the last bucket open-ended */
+    uint64_t lat_rt_hist[SM_LAT_HIST_BUCKETS];
 };
 
 /* One finished warp (the per-warp file; CAWS reads it as its oracle). */

@@ -63,6 +63,11 @@ struct warp_sched_ops {
     int (*order)(void *st, const struct warp_view *w, int n, int *order, sim_cycle now);
     void (*on_issue)(void *st, const struct warp_view *w, const struct warp_inst *in, sim_cycle now); /* may be NULL */
     void (*on_stall)(void *st, const struct warp_view *w, enum stall_reason why, sim_cycle now);      /* may be NULL */
+    /* addition: set when order() reads warp_view.ready / at_barrier / waiting_mem.
+       The SM then probes every warp before ordering (costs a pass over the
+       warps each cycle); otherwise those fields hold the warp's state at its
+       last probe and only the visited warps are probed. */
+    uint8_t needs_ready;
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);

@@ -133,10 +133,11 @@ static const uint64_t *sreg_lanes(struct ptx_warp *w, const struct ptx_opnd *o, 
     case PSR_LANEMASK_GE: return g->lanemask[4];
     case PSR_DYNAMIC_SMEM_SIZE: return g->bc_dsmem;
     case PSR_TOTAL_SMEM_SIZE: return g->bc_tsmem;
-    /* functional mode has no cycles: the clocks count the warp's issued instructions */
-    case PSR_CLOCK: case PSR_GLOBALTIMER_LO: v = w->issued & 0xffffffffu; break;
-    case PSR_CLOCK_HI: case PSR_GLOBALTIMER_HI: v = w->issued >> 32; break;
-    case PSR_CLOCK64: case PSR_GLOBALTIMER: v = w->issued; break;
+    /* timing mode: the SM's core cycle; functional mode has no cycles, so
+       the clocks count the warp's issued instructions */
+    case PSR_CLOCK: case PSR_GLOBALTIMER_LO: v = (g->clock ? *g->clock : w->issued) & 0xffffffffu; break;
+    case PSR_CLOCK_HI: case PSR_GLOBALTIMER_HI: v = (g->clock ? *g->clock : w->issued) >> 32; break;
+    case PSR_CLOCK64: case PSR_GLOBALTIMER: v = g->clock ? *g->clock : w->issued; break;
     default: return g->bc_zero;
     }
     for (unsigned l = 0; l < PTX_WARP_SIZE; l++)

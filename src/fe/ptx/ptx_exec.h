@@ -144,6 +144,10 @@ struct ptx_grid {
     uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
     int err;                     /* enum ptx_exec_err */
     char msg[2048];
+    /* addition (timing mode): the current core cycle, for %clock / %clock64;
+       the timing model (sys/gpu_run.c) points it at its clock and keeps it
+       current.  NULL (functional mode): the clocks count issued instructions. */
+    const uint64_t *clock;
 };
 
 /* Validate the inputs and derive the rest.  Returns 0 or -1 with err/msg. */
@@ -255,5 +259,37 @@ int ptx_warp_run(struct ptx_warp *w, uint64_t budget);
 
 /* Map an instruction class to the warp_inst class. */
 enum wi_class ptx_exec_wi_class(enum ptx_iclass c);
+
+/* ---- peeking for a timing model (ptx_exec_peek.c) ------------------------------------
+   A cycle-level model decides whether a warp may issue BEFORE executing it:
+   it needs the warp's next instruction and the registers that instruction
+   reads and writes.  Register keys are distinct across call frames: key =
+   index of the register in the warp's register stack (frame base + register
+   index), always < ki->reg_lanes. */
+#define PTX_PEEK_MAX_DST 6
+#define PTX_PEEK_MAX_SRC 10
+
+struct ptx_peek {
+    const struct ptx_insn *insn;     /* next instruction; NULL when the warp is not READY */
+    uint32_t pc;                     /* its index in the function */
+    uint16_t func;                   /* function index in the module */
+    uint8_t cls;                     /* enum wi_class */
+    uint8_t lat_class;               /* 0 add/logic/move/compare, 1 min/max, 2 mul, 3 mad/fma, 4 div/rem
+                                        (the order of GPGPU-Sim's -ptx_opcode_latency_* lists) */
+    uint8_t ndst, nsrc;
+    uint8_t space;                   /* enum wi_space from the instruction class (generic resolved at issue) */
+    uint8_t pad_;
+    uint32_t dst[PTX_PEEK_MAX_DST];  /* register keys written (scoreboard) */
+    uint32_t src[PTX_PEEK_MAX_SRC];  /* register keys read, guard predicate included */
+};
+
+/* Describe the instruction the warp would execute next, without executing it.
+   Settles the warp's reconvergence stack first (exactly what the next
+   ptx_warp_step would do before executing), so it can finish a warp whose
+   remaining lanes ran off the end.  Returns the warp status; p->insn is NULL
+   unless it is PTX_WARP_READY. */
+int ptx_warp_peek(struct ptx_warp *w, struct ptx_peek *p);
+/* The GPGPU-Sim latency class of an opcode (see ptx_peek.lat_class). */
+unsigned ptx_insn_lat_class(const struct ptx_insn *in);
 
 #endif

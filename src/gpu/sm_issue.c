@@ -1,0 +1,550 @@
+/*
+ * sm_issue.c - the issue stage: per scheduler, the policy orders its warps,
+ * the SM visits them in that order and probes each (latency attribution,
+ * SPEC section 5 / seed 000 Algorithm 2), and issues the first ready one.
+ * Issue executes the instruction (ptx_warp_step) and then charges its timing:
+ * scoreboard reservations, functional-unit occupancy, writeback ports; the
+ * LD/ST unit takes memory instructions (sm_ldst.c).
+ *
+ * Probing is split in two so that policies can see readiness: a pre-pass
+ * answers "could this warp issue now, and if not why" for every live warp of
+ * the scheduler (pure: it changes nothing but cached answers), then the
+ * visiting pass charges the answers (Scheduling += now - prev_probe, then one
+ * reason) in the policy's order until the first ready warp issues.  A warp's
+ * answer is cached with the cycle before which it cannot change (wake_at),
+ * which makes the pre-pass a comparison for warps that wait.
+ */
+#include <string.h>
+
+#include "gpu/sm_int.h"
+
+static uint8_t sm_unit_of(uint8_t cls)
+{
+    switch (cls) {
+    case WI_FP64: return SMU_DP;
+    case WI_SFU: return SMU_SFU;
+    case WI_LD: case WI_ST: case WI_ATOM: case WI_TEX: return SMU_LDST;
+    default: return SMU_SP;
+    }
+}
+
+static void sm_warp_to_drain(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycle now)
+{
+    uint64_t bit = 1ull << slot;
+    w->exit_at = now;
+    w->state = SMW_DRAIN;
+    w->nx_valid = 0;
+    s->live &= ~bit;
+    s->sched[slot % s->n_sched].live &= ~bit;
+    s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
+    s->drain |= bit;
+}
+
+/* Barrier arrivals and exits can release other warps of the CTA. */
+static void sm_wake_cta(struct sm *s, unsigned cta_slot)
+{
+    for (uint64_t m = s->live; m; m &= m - 1) {
+        struct sm_warp *o = &s->warp[__builtin_ctzll(m)];
+        if (o->cta_slot == cta_slot && o->at_bar) {
+            o->at_bar = o->pw->status == PTX_WARP_BARRIER;
+            if (!o->at_bar)
+                sm_warp_wake(s, (unsigned)(o - s->warp), 0);
+        }
+    }
+}
+
+/* Find the warp's next instruction.  A continuation other than the
+   sequential successor of the last issued instruction flushes the ibuffer
+   (control hazard).  false when the warp cannot issue (barrier, exited,
+   fault). */
+bool sm_warp_peek(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycle now)
+{
+    uint32_t exited = w->pw->exited;
+    int st = ptx_warp_peek(w->pw, &w->nx);
+    if (w->pw->exited != exited && st == PTX_WARP_READY)
+        sm_wake_cta(s, w->cta_slot);   /* lanes that ran off the end may complete a barrier */
+    if (st != PTX_WARP_READY) {
+        w->nx_valid = 0;
+        if (st == PTX_WARP_EXITED) {
+            sm_warp_to_drain(s, w, slot, now);
+            sm_wake_cta(s, w->cta_slot);
+        } else if (st == PTX_WARP_FAULT) {
+            s->faulted = true;
+        }
+        return false;
+    }
+    w->nx_valid = 1;
+    w->unit = sm_unit_of(w->nx.cls);
+    s->sched[slot % s->n_sched].view[s->slot_j[slot]].pc = w->nx.pc;
+    if (w->nx.func != w->exp_func || w->nx.pc != w->exp_pc) {
+        sm_warp_redirect(s, w, now);
+        w->exp_func = w->nx.func;
+        w->exp_pc = w->nx.pc;
+    }
+    return true;
+}
+
+/* ---- the probe ------------------------------------------------------------------------ */
+
+static sim_cycle sm_unit_free(const sim_cycle *u, unsigned n, sim_cycle now, int *idx)
+{
+    sim_cycle best = SIM_NEVER;
+    for (unsigned i = 0; i < n; i++) {
+        if (u[i] <= now) {
+            *idx = (int)i;
+            return u[i];
+        }
+        best = sim_min(best, u[i]);
+    }
+    *idx = -1;
+    return best;
+}
+
+/* Could warp w issue now?  The first reason it cannot, in Algorithm 2's
+   order: Sync, CtrlHazard (the ibuffer is empty because a branch redirected
+   it), Fetch (ibuffer otherwise empty), data hazard (reason DATA; chk_seq
+   names a missed load for Algorithm 2's DataHazard/DataCacheMiss split),
+   then the functional unit (StrlHazard, or MSHR when the LD/ST unit is
+   retrying a reservation failure).  Sets w->wake_at / rep_mem. */
+static uint8_t sm_check(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycle now)
+{
+    w->chk_seq = 0;
+    w->rep_mem = 0;
+    if (w->at_bar) {
+        w->wake_at = SIM_NEVER;   /* woken by the CTA's barrier and exit instructions */
+        return STALL_SYNC;
+    }
+    if (now < w->redirect_until) {
+        w->wake_at = w->redirect_until;
+        return STALL_CTRL;
+    }
+    sm_fetch_update(w, now);
+    if (w->ib_count == 0) {
+        w->wake_at = w->fetch_state == SMF_DECODE ? w->ib_ready_at : w->fetch_state == SMF_IMISS ? SIM_NEVER : 0;
+        return STALL_FETCH;
+    }
+    if (!w->nx_valid) {
+        if (!sm_warp_peek(s, w, slot, now)) {
+            w->wake_at = 0;
+            w->at_bar = w->pw->status == PTX_WARP_BARRIER;
+            return w->at_bar ? STALL_SYNC : STALL_FETCH;
+        }
+        if (w->ib_count == 0) {   /* the peek redirected the warp */
+            w->wake_at = w->redirect_until;
+            return STALL_CTRL;
+        }
+    }
+    /* scoreboard: every register read or written must be released (nothing
+       to look at once every scheduled write is done) */
+    sim_cycle until = 0;
+    bool hazard = false;
+    unsigned nk = w->pending_loads == 0 && now >= w->busy_until ? 0u : (unsigned)w->nx.nsrc + w->nx.ndst;
+    for (unsigned i = 0; i < nk; i++) {
+        uint32_t k = i < w->nx.nsrc ? w->nx.src[i] : w->nx.dst[i - w->nx.nsrc];
+        if (w->rel[k] > now) {
+            hazard = true;
+            until = sim_max(until, w->rel[k]);
+            uint32_t t = w->tag[k];
+            if (t) {
+                w->rep_mem = 1;
+                if (t & 1)
+                    w->chk_seq = t >> 1;
+            }
+        }
+    }
+    if (hazard) {
+        w->wake_at = until;   /* SIM_NEVER while a load is outstanding: its completion wakes the warp */
+        return STALL_DATA;
+    }
+    int idx;
+    sim_cycle fr;
+    switch (w->unit) {
+    case SMU_SFU:
+        fr = sm_unit_free(s->sfu_free, s->n_sfu, now, &idx);
+        break;
+    case SMU_DP:
+        fr = s->n_dp ? sm_unit_free(s->dp_free, s->n_dp, now, &idx) : sm_unit_free(s->sp_free, s->n_sp, now, &idx);
+        break;
+    case SMU_LDST:
+        if (sm_ldst_busy(s, now)) {
+            if (!s->ldst.active) {   /* shared-memory passes: a known time */
+                w->wake_at = s->ldst_free;
+                return STALL_STRUCT;
+            }
+            /* woken when the unit starts or stops failing, or finishes */
+            s->ldst_wait |= 1ull << slot;
+            w->wake_at = SIM_NEVER;
+            if (s->ldst.failed) {
+                w->rep_mem = 1;
+                return STALL_MSHR;
+            }
+            return STALL_STRUCT;
+        }
+        idx = 0;
+        fr = now;
+        break;
+    default:
+        fr = sm_unit_free(s->sp_free, s->n_sp, now, &idx);
+        break;
+    }
+    if (idx < 0) {
+        w->wake_at = fr;
+        return STALL_STRUCT;
+    }
+    w->wake_at = 0;
+    return STALL_NONE;
+}
+
+/* The pre-pass answer: cached while it cannot change. */
+static inline uint8_t sm_probe(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycle now)
+{
+    if (now < w->wake_at)
+        return w->rep_reason;
+    uint8_t r = sm_check(s, w, slot, now);
+    /* what a repeated probe answers (a missed-load dependency turns into
+       DataCacheMiss after its first cycle) */
+    w->rep_reason = r == STALL_DATA && w->chk_seq && w->chk_seq == w->prev_pending ? STALL_DATA_CACHE_MISS : r;
+    return w->rep_reason;
+}
+
+/* Algorithm 2: charge one probe of the warp. */
+static void sm_attribute(struct sm *s, struct sm_warp *w, uint8_t r, sim_cycle now)
+{
+    sim_cycle d = now - w->prev_probe;
+    w->sched += d;
+    s->m.scheduling += d;
+    w->prev_probe = now;
+    if (r == STALL_DATA && w->chk_seq) {
+        /* first cycle of a dependency on a missed load: DataHazard; later ones DataCacheMiss */
+        w->prev_pending = w->chk_seq;
+        w->rep_reason = STALL_DATA_CACHE_MISS;
+    }
+    w->stall[r]++;
+    s->m.stall[r]++;
+}
+
+void sm_catch_up_warps(struct sm *s, sim_cycle gap)
+{
+    for (uint64_t m = s->live; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &s->warp[slot];
+        if (s->sched[slot % s->n_sched].frozen)
+            continue;   /* charged when it thaws */
+        if (w->prev_probe == s->last_cycle) {
+            w->stall[w->rep_reason] += gap;
+            s->m.stall[w->rep_reason] += gap;
+        }
+    }
+}
+
+/* ---- issue ---------------------------------------------------------------------------- */
+
+sim_cycle sm_wb_slot(struct sm *s, sim_cycle t)
+{
+    unsigned ports = s->g->wb_ports;
+    if (ports == 0)
+        return t;   /* unlimited */
+    for (;;) {
+        unsigned i = (unsigned)(t & (SM_WB_RING - 1));
+        if (s->wb_tag[i] != t) {
+            s->wb_tag[i] = t;
+            s->wb_cnt[i] = 0;
+        }
+        if (s->wb_cnt[i] < ports) {
+            s->wb_cnt[i]++;
+            return t;
+        }
+        t++;
+    }
+}
+
+/* SP / SFU / DP: occupy a pipeline for its initiation interval (times the
+   passes a narrow SIMD needs for 32 lanes) and reserve the destinations until
+   the result is written back. */
+static void sm_alu_issue(struct sm *s, struct sm_warp *w, const struct ptx_peek *nx, sim_cycle now)
+{
+    const struct gpu_config *g = s->g;
+    unsigned lc = nx->lat_class < OPL_COUNT ? nx->lat_class : 0;
+    unsigned lat, ii;
+    sim_cycle *units;
+    unsigned nu;
+    switch (w->unit) {
+    case SMU_SFU:
+        lat = g->sfu_latency;
+        ii = g->sfu_initiation;
+        units = s->sfu_free;
+        nu = s->n_sfu;
+        break;
+    case SMU_DP:
+        lat = g->lat_dp[lc];
+        ii = g->ii_dp[lc];
+        units = s->n_dp ? s->dp_free : s->sp_free;
+        nu = s->n_dp ? s->n_dp : s->n_sp;
+        break;
+    default:
+        if (nx->cls == WI_FP32) {
+            lat = g->lat_fp[lc];
+            ii = g->ii_fp[lc];
+        } else if (nx->cls == WI_ALU) {
+            lat = g->lat_int[lc];
+            ii = g->ii_int[lc];
+        } else {   /* control, barrier, shfl/vote, nop: a simple integer operation */
+            lat = g->lat_int[OPL_ADD];
+            ii = g->ii_int[OPL_ADD];
+        }
+        units = s->sp_free;
+        nu = s->n_sp;
+        break;
+    }
+    if (ii == 0)
+        ii = 1;
+    if (lat == 0)
+        lat = 1;
+    unsigned passes = s->warp_passes;
+    int idx;
+    (void)sm_unit_free(units, nu, now, &idx);
+    SIM_ASSERT(idx >= 0);
+    units[idx] = now + (sim_cycle)ii * passes;
+    if (nx->ndst) {
+        sim_cycle t = sm_wb_slot(s, now + lat + (sim_cycle)(passes - 1) * ii);
+        for (unsigned i = 0; i < nx->ndst; i++) {
+            w->rel[nx->dst[i]] = t;
+            w->tag[nx->dst[i]] = 0;
+        }
+        w->busy_until = sim_max(w->busy_until, t);
+    }
+}
+
+static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_cycle now)
+{
+    struct sm_warp *w = &s->warp[slot];
+    struct warp_inst wi;
+    struct ptx_peek nx = w->nx;
+    int st = ptx_warp_step(w->pw, &wi);
+    if (st == PTX_WARP_FAULT) {
+        s->faulted = true;
+        return;
+    }
+    w->ib_count--;
+    s->fetch_cand |= 1ull << slot;
+    w->insns++;
+    s->m.issued_warp_insns++;
+    s->m.issued_thread_insns += (uint64_t)__builtin_popcount(wi.issue_mask);
+    w->nx_valid = 0;
+    w->wake_at = 0;
+    w->exp_func = nx.func;
+    w->exp_pc = nx.pc + 1;
+    if (w->unit == SMU_LDST)
+        sm_ldst_issue(s, slot, &wi, &nx, now);
+    else
+        sm_alu_issue(s, w, &nx, now);
+    if (s->ops->on_issue) {
+        struct warp_view *v = &sc->view[s->slot_j[slot]];
+        v->issued = w->insns;
+        s->ops->on_issue(sc->st, v, &wi, now);
+    }
+    w->at_bar = st == PTX_WARP_BARRIER;
+    if (nx.cls == WI_BARRIER || nx.cls == WI_EXIT || nx.cls == WI_RET || st == PTX_WARP_EXITED)
+        sm_wake_cta(s, w->cta_slot);
+    if (st == PTX_WARP_READY)
+        (void)sm_warp_peek(s, w, slot, now);
+    else if (st == PTX_WARP_EXITED)
+        sm_warp_to_drain(s, w, slot, now);
+    /* PTX_WARP_BARRIER: peeked once the barrier releases it */
+}
+
+/* policies may leave out warps or repeat one; paused CTAs go last */
+static int sm_visit_order(struct sm *s, struct sm_sched *sc, int n, int *tmp)
+{
+    if (!s->any_paused)
+        return n;
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            int j = sc->order[i];
+            if (j >= 0 && (unsigned)j < sc->nslots && sc->view[j].cta_paused == (pass == 1))
+                tmp[k++] = j;
+        }
+    memcpy(sc->order, tmp, sizeof(int) * (size_t)k);
+    return k;
+}
+
+/* the view fields that come from a probe */
+static inline void sm_view_probe(struct warp_view *v, const struct sm_warp *w, uint8_t r)
+{
+    v->ready = r == STALL_NONE;
+    v->at_barrier = r == STALL_SYNC;
+    v->waiting_mem = w->rep_mem;
+}
+
+struct sm_cycle_count {
+    unsigned live, idle, mem;           /* warps probed, of them fetch/ctrl/sync, of them memory waits */
+};
+
+static inline void sm_count(struct sm_cycle_count *c, const struct sm_warp *w, uint8_t r)
+{
+    c->live++;
+    c->idle += r == STALL_SYNC || r == STALL_FETCH || r == STALL_CTRL;
+    c->mem += w->rep_mem;
+}
+
+/* Charge the cycles a frozen scheduler skipped: every warp was probed in
+   each of them with the answer it had when the scheduler froze (Scheduling
+   needs nothing: it is the time between probes, settled at the next one). */
+void sm_thaw(struct sm *s, struct sm_sched *sc, sim_cycle now)
+{
+    sc->frozen = 0;
+    sim_cycle d = now - sc->frozen_since;
+    if (!d)
+        return;
+    for (uint64_t m = sc->live; m; m &= m - 1) {
+        struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
+        w->stall[w->rep_reason] += d;
+        s->m.stall[w->rep_reason] += d;
+        w->prev_probe = now - 1;
+        w->sched += d;
+        s->m.scheduling += d;
+    }
+}
+
+/* One scheduler's cycle: order, visit, probe and charge each visited warp,
+   issue the first ready one.  Returns true if it issued. */
+static bool sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, struct sm_cycle_count *cnt, int *tmp)
+{
+    const struct warp_sched_ops *ops = s->ops;
+    if (sc->frozen) {
+        if (!sc->dirty && now < sc->frozen_until) {
+            cnt->live += sc->cnt_live;
+            cnt->idle += sc->cnt_idle;
+            cnt->mem += sc->cnt_mem;
+            return false;
+        }
+        sm_thaw(s, sc, now);
+    }
+    sc->dirty = 0;
+    unsigned live0 = cnt->live, idle0 = cnt->idle, mem0 = cnt->mem;
+    if (ops->needs_ready) {
+        for (uint64_t m = sc->live; m; m &= m - 1) {
+            unsigned slot = (unsigned)__builtin_ctzll(m);
+            struct sm_warp *w = &s->warp[slot];
+            uint8_t r = sm_probe(s, w, slot, now);
+            sc->reason[s->slot_j[slot]] = r;
+            if (w->state == SMW_ACTIVE)
+                sm_view_probe(&sc->view[s->slot_j[slot]], w, r);
+        }
+        if (!sc->live)
+            return false;
+    }
+    int n = ops->order(sc->st, sc->view, (int)sc->nslots, sc->order, now);
+    n = sm_visit_order(s, sc, n, tmp);
+    uint64_t visited = 0;
+    for (int i = 0; i < n && !s->faulted; i++) {
+        int j = sc->order[i];
+        if (j < 0 || (unsigned)j >= sc->nslots || !sc->view[j].valid)
+            continue;
+        unsigned slot = sc->view[j].slot;
+        uint64_t bit = 1ull << slot;
+        if (visited & bit)
+            continue;
+        visited |= bit;
+        struct sm_warp *w = &s->warp[slot];
+        uint8_t r = ops->needs_ready ? sc->reason[j] : sm_probe(s, w, slot, now);
+        if (w->state != SMW_ACTIVE)
+            continue;   /* the probe found it exited */
+        sm_view_probe(&sc->view[j], w, r);
+        sm_attribute(s, w, r, now);
+        if (r != STALL_NONE) {
+            sm_count(cnt, w, r);
+            if (ops->on_stall)
+                ops->on_stall(sc->st, &sc->view[j], (enum stall_reason)r, now);
+            continue;
+        }
+        uint8_t unit = w->unit;
+        sm_issue_warp(s, sc, slot, now);
+        /* more from the same warp this cycle (dual issue), each to another kind of unit */
+        for (unsigned x = 1; x < s->g->max_insn_issue_per_warp && !s->faulted; x++) {
+            if (w->state != SMW_ACTIVE || sm_check(s, w, slot, now) != STALL_NONE || w->unit == unit)
+                break;
+            unit = w->unit;
+            sm_issue_warp(s, sc, slot, now);
+        }
+        if (w->state == SMW_ACTIVE) {   /* probed afresh next cycle */
+            w->rep_reason = STALL_NONE;
+            w->wake_at = 0;
+        }
+        return true;
+    }
+    /* nothing issued: the warps the policy left out still count for the cycle's metrics */
+    for (uint64_t m = sc->live & ~visited; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &s->warp[slot];
+        uint8_t r = sm_probe(s, w, slot, now);
+        if (w->state == SMW_ACTIVE)
+            sm_count(cnt, w, r);
+    }
+    sim_cycle mw = SIM_NEVER;
+    for (uint64_t m = sc->live; m; m &= m - 1) {
+        const struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
+        mw = sim_min(mw, w->wake_at > now ? w->wake_at : now + 1);
+    }
+    sc->min_wake = mw;
+    /* freeze when the next cycle would repeat this one: every warp visited and
+       charged, none can change its answer before min_wake (per-probe hooks
+       need real probes) */
+    if (sc->live && (sc->live & ~visited) == 0 && !sc->dirty && mw > now + 1 && !ops->on_stall && !s->no_freeze) {
+        sc->frozen = 1;
+        sc->frozen_since = now + 1;
+        sc->frozen_until = mw;
+        sc->cnt_live = cnt->live - live0;
+        sc->cnt_idle = cnt->idle - idle0;
+        sc->cnt_mem = cnt->mem - mem0;
+    }
+    return false;
+}
+
+void sm_issue_cycle(struct sm *s, sim_cycle now)
+{
+    struct sm_cycle_count cnt = {0, 0, 0};
+    s->woken = false;
+    bool issued = false;
+    int tmp[SM_MAX_WARPS];
+    for (unsigned k = 0; k < s->n_sched && !s->faulted; k++) {
+        struct sm_sched *sc = &s->sched[k];
+        if (sc->live)   /* an idle scheduler costs nothing */
+            issued |= sm_sched_cycle(s, sc, now, &cnt, tmp);
+    }
+    /* metrics of the cycle */
+    struct sm_metrics *m = &s->m;
+    if (issued)
+        s->last_class = SMC_ACT;
+    else if (cnt.live == 0)   /* warps that exited and wait for their last writes are still resident */
+        s->last_class = s->drain ? SMC_INACT_OTHER : SMC_NOWARPS;
+    else if (cnt.idle == cnt.live)
+        s->last_class = SMC_INACT_IDLE;
+    else if (cnt.mem == cnt.live)
+        s->last_class = SMC_INACT_MEM;
+    else
+        s->last_class = SMC_INACT_OTHER;
+    if (s->last_class != SMC_NOWARPS)
+        m->util_cycles++;
+    switch (s->last_class) {
+    case SMC_NOWARPS: m->c_idle++; break;
+    case SMC_ACT: m->n_act++; break;
+    case SMC_INACT_IDLE: m->n_inact++; m->c_idle++; break;
+    case SMC_INACT_MEM: m->n_inact++; m->c_mem++; break;
+    default: m->n_inact++; break;
+    }
+    s->last_issued = issued;
+    /* when can a probe answer change? */
+    if (issued) {
+        s->issue_next = now + 1;
+        return;
+    }
+    sim_cycle t = SIM_NEVER;
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        const struct sm_sched *sc = &s->sched[k];
+        if (sc->live)
+            t = sim_min(t, sc->dirty ? now + 1 : sc->frozen ? sc->frozen_until : sc->min_wake);
+    }
+    s->issue_next = t;
+}

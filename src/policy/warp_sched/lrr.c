@@ -1,0 +1,56 @@
+/*
+ * lrr.c - loose round robin: visit the scheduler's warps in slot order,
+ * starting just after the warp that issued last, so every warp gets first
+ * place in turn.  Paused CTAs are moved last by the SM (common to all
+ * policies), so the policy itself ignores cta_paused.
+ */
+#include "policy/warp_sched.h"
+
+struct lrr_state {
+    int last_slot;             /* slot of the last issued warp, -1 before any */
+};
+
+static int lrr_init(void *st, const struct sm_view *sm)
+{
+    (void)sm;
+    ((struct lrr_state *)st)->last_slot = -1;
+    return 0;
+}
+
+/* The SM hands w[] in ascending slot order: rotate so that the first slot
+   greater than the last issued comes first. */
+static int lrr_order(void *st, const struct warp_view *w, int n, int *order, sim_cycle now)
+{
+    const struct lrr_state *s = st;
+    (void)now;
+    int start = 0;
+    while (start < n && (int)w[start].slot <= s->last_slot)
+        start++;
+    if (start == n)
+        start = 0;
+    int k = 0;
+    for (int i = start; i < n; i++)
+        order[k++] = i;
+    for (int i = 0; i < start; i++)
+        order[k++] = i;
+    return k;
+}
+
+static void lrr_on_issue(void *st, const struct warp_view *w, const struct warp_inst *in, sim_cycle now)
+{
+    (void)in;
+    (void)now;
+    ((struct lrr_state *)st)->last_slot = w->slot;
+}
+
+const struct warp_sched_ops warp_sched_lrr_ops = {
+    .name = "lrr",
+    .doc = "loose round robin: slot order starting after the last issued warp",
+    .state_size = sizeof(struct lrr_state),
+    .params = NULL,
+    .nparams = 0,
+    .init = lrr_init,
+    .order = lrr_order,
+    .on_issue = lrr_on_issue,
+    .on_stall = NULL,
+};
