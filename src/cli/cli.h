@@ -48,8 +48,39 @@ struct wl_exec {
     uint64_t iclass_warp[PIC_COUNT];
     int progress;              /* print a progress line to stderr after each launch */
     uint64_t max_warp_insns;   /* per-launch watchdog, 0 = none */
+
+    /* timing mode (the default of `run`; functional when timing == 0) */
+    int timing;
+    const char *config;        /* --config: a file, or a preset name (configs/NAME.config, built in) */
+#define CLI_MAX_SETS 128
+    const char *set_names[CLI_MAX_SETS], *set_values[CLI_MAX_SETS];   /* --set name=value, in order */
+    unsigned nset;
+    const char *warp_sched, *cta_sched;   /* --warp-sched / --cta-sched */
+    const char *timeseries_path, *warps_path;
+    int warn_unknown;          /* unknown config options warn instead of failing */
+    int per_kernel_text;       /* text report: every kernel's full section */
+    /* timing results, captured before the context goes away (malloc'ed, cli_exec_free) */
+    int setup_failed;          /* the configuration was rejected (a usage error) */
+    char *timing_text;         /* gpu_report_text */
+    char *timing_json;         /* gpu_report_json body */
+    char *effective_config;    /* gpu_config_write */
+    uint64_t peak_host_bytes;  /* unused by run; bench measures RSS */
 };
-/* Create a functional context, load the PTX, run the driver. Returns status. */
+/* Free what cli_exec_workload captured. */
+void cli_exec_free(struct wl_exec *x);
+
+/* Timing configuration (cli_config.c): load --config (an existing file, else a
+   built-in preset by name, with or without ".config") into c.  -1 + message. */
+struct cfg;
+int cli_config_load(struct cfg *c, const char *spec, char *msg, size_t n);
+/* "gtx480, gtx480-l1d16way, ..." */
+void cli_preset_names(char *buf, size_t n);
+/* The bundled workload's `ptxas -v` report, embedded at build time (NULL if none). */
+const char *cli_wl_ptxas_text(const char *workload, size_t *len);
+/* Text of a built-in preset (NULL if none). */
+const char *cli_preset_text(const char *name, size_t *len);
+/* Create a context (functional, or timing with x->config etc.), load the PTX,
+   run the driver.  Returns status. */
 ws_status cli_exec_workload(struct wl_exec *x);
 
 /* argument helpers: print "warpsim CMD: ..." and return -1 on a bad value */

@@ -5,7 +5,9 @@
 #include <time.h>
 
 #include "cli.h"
+#include "core/config.h"
 #include "host/ws_internal.h"
+#include "sys/gpu.h"
 
 int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0; }
 
@@ -71,19 +73,80 @@ static void on_launch(void *user, const struct ws_launch_info *li)
     }
 }
 
+/* Build the timing machine: --config, then --warp-sched / --cta-sched, then --set (last wins). */
+static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
+{
+    struct arena *a = arena_new(0);
+    if (!a) {
+        snprintf(x->error, sizeof x->error, "out of host memory");
+        return WS_ERROR_OUT_OF_MEMORY;
+    }
+    struct cfg c;
+    cfg_init(&c, a);
+    ws_status st = WS_SUCCESS;
+    if (cli_config_load(&c, x->config, x->error, sizeof x->error) != 0)
+        st = WS_ERROR_INVALID_VALUE;
+    if (st == WS_SUCCESS && x->warp_sched)
+        cfg_set(&c, "gpgpu_scheduler", x->warp_sched, "--warp-sched");
+    if (st == WS_SUCCESS && x->cta_sched)
+        cfg_set(&c, "warpsim_cta_scheduler", x->cta_sched, "--cta-sched");
+    for (unsigned i = 0; st == WS_SUCCESS && i < x->nset; i++)
+        if (cfg_set(&c, x->set_names[i], x->set_values[i], "--set") != 0) {
+            snprintf(x->error, sizeof x->error, "--set %s=%s: not an option assignment", x->set_names[i],
+                     x->set_values[i]);
+            st = WS_ERROR_INVALID_VALUE;
+        }
+    if (st == WS_SUCCESS) {
+        st = ws_set_timing_config(ctx, &c, x->warn_unknown, stderr);
+        if (st != WS_SUCCESS)
+            snprintf(x->error, sizeof x->error, "%s", wsGetErrorMessage(ctx));
+    }
+    if (st == WS_SUCCESS && (x->timeseries_path || x->warps_path)) {
+        st = ws_set_timing_outputs(ctx, x->timeseries_path, x->warps_path);
+        if (st != WS_SUCCESS)
+            snprintf(x->error, sizeof x->error, "%s", wsGetErrorMessage(ctx));
+    }
+    arena_free(a);
+    return st;
+}
+
+/* Everything `f` writes, as a malloc'ed string. */
+#define CAPTURE(dst, call)                          \
+    do {                                            \
+        char *buf_ = NULL;                          \
+        size_t len_ = 0;                            \
+        FILE *f = open_memstream(&buf_, &len_);     \
+        if (f) {                                    \
+            call;                                   \
+            fclose(f);                              \
+        }                                           \
+        (dst) = buf_;                               \
+    } while (0)
+
 ws_status cli_exec_workload(struct wl_exec *x)
 {
     ws_ctx *ctx = NULL;
     ws_module *mod = NULL;
     ws_ctx_opts co = {0};
-    co.mode = WS_MODE_FUNCTIONAL;
+    co.mode = x->timing ? WS_MODE_TIMING : WS_MODE_FUNCTIONAL;
     memset(&x->result, 0, sizeof x->result);
     memset(&x->stats, 0, sizeof x->stats);
     x->error[0] = '\0';
-    x->status = wsCreate(&ctx, &co);
+    x->setup_failed = 0;
+    x->status = ws_create_ex(&ctx, &co, x->error, sizeof x->error);
     if (x->status != WS_SUCCESS) {
-        snprintf(x->error, sizeof x->error, "cannot create a simulation context: %s", wsStatusName(x->status));
+        if (!x->error[0])
+            snprintf(x->error, sizeof x->error, "cannot create a simulation context: %s", wsStatusName(x->status));
         return x->status;
+    }
+    if (x->timing) {
+        x->status = setup_timing(ctx, x);
+        if (x->status != WS_SUCCESS) {
+            x->setup_failed = 1;
+            wsDestroy(ctx);
+            return x->status;
+        }
+        gpu_set_progress(ws_gpu(ctx), x->progress != 0);
     }
     x->nkernels = 0;
     x->sim_seconds = 0;
@@ -98,6 +161,9 @@ ws_status cli_exec_workload(struct wl_exec *x)
         char name[256];
         snprintf(name, sizeof name, "workloads/%s/%s.ptx", x->wl->name, x->wl->name);
         x->status = text ? wsModuleLoadData(ctx, &mod, text, len, name) : WS_ERROR_NOT_FOUND;
+        const char *pa = x->status == WS_SUCCESS ? cli_wl_ptxas_text(x->wl->name, &len) : NULL;
+        if (pa)
+            ws_module_apply_ptxas(mod, pa, len);
     }
     if (x->status == WS_SUCCESS) {
         x->result.verified = 1;
@@ -110,8 +176,22 @@ ws_status cli_exec_workload(struct wl_exec *x)
     if (x->status != WS_SUCCESS)
         snprintf(x->error, sizeof x->error, "%s", wsGetErrorMessage(ctx));
     wsGetStats(ctx, &x->stats);
+    struct gpu *g = ws_gpu(ctx);
+    if (g) {
+        CAPTURE(x->timing_text, gpu_report_text_ex(g, f, x->per_kernel_text));
+        CAPTURE(x->timing_json, gpu_report_json(g, f, 2));
+        CAPTURE(x->effective_config, gpu_config_write(f, gpu_config(g)));
+    }
     wsDestroy(ctx);
     if (x->progress)
         fputs("\r\033[K", stderr);
     return x->status;
+}
+
+void cli_exec_free(struct wl_exec *x)
+{
+    free(x->timing_text);
+    free(x->timing_json);
+    free(x->effective_config);
+    x->timing_text = x->timing_json = x->effective_config = NULL;
 }

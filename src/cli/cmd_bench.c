@@ -9,12 +9,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/config.h"
 #include "json.h"
 
 struct bench_row {
     char name[32];
     int ok, verified;
-    uint64_t thread_insns, warp_insns;
+    uint64_t thread_insns, warp_insns, cycles;
     double seconds;            /* inside kernel launches */
     double total_seconds;      /* whole driver, incl. inputs and CPU reference */
     long peak_kib;
@@ -22,14 +23,16 @@ struct bench_row {
 
 static void bench_usage(FILE *f)
 {
-    fputs("usage: warpsim bench --functional [options]\n"
+    fputs("usage: warpsim bench [--functional] [options]\n"
           "\n"
-          "Run bundled workloads and print simulated thread and warp instructions per host second\n"
-          "(time inside kernel launches; sim_s) and each run's peak memory (max resident set of its\n"
-          "process). total_s also counts input generation and the CPU reference check.\n"
+          "Run bundled workloads and print simulated warp instructions and (timing mode) simulated\n"
+          "core cycles per host second (time inside kernel launches; sim_s), and each run's peak\n"
+          "memory (max resident set of its process). total_s also counts input generation and the\n"
+          "CPU reference check.  Timing mode uses the default machine (gtx480) unless --config.\n"
           "\n"
           "options:\n"
-          "  --functional          measure the functional simulator (required in this build)\n"
+          "  --functional          measure the functional simulator instead of the timing model\n"
+          "  --config FILE|PRESET  timing mode: the machine (see warpsim run --help)\n"
           "  --size tiny|small|paper  input size (default: small)\n"
           "  --workloads a,b,...   only these workloads (default: all)\n"
           "  --seed N              input seed (default: 1)\n"
@@ -52,7 +55,8 @@ static int selected(const char *list, const char *name)
     return 0;
 }
 
-static int run_child(const struct workload *wl, const struct wl_opts *o, struct bench_row *row)
+static int run_child(const struct workload *wl, const struct wl_opts *o, int timing, const char *config,
+                     struct bench_row *row)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -67,6 +71,8 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, struct 
         memset(&x, 0, sizeof x);
         x.wl = wl;
         x.opts = *o;
+        x.timing = timing;
+        x.config = config;
         cli_exec_workload(&x);
         struct bench_row r;
         memset(&r, 0, sizeof r);
@@ -75,6 +81,7 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, struct 
         r.verified = x.result.verified;
         r.thread_insns = x.stats.thread_insns;
         r.warp_insns = x.stats.warp_insns;
+        r.cycles = x.stats.gpu_cycles;
         r.seconds = x.sim_seconds;
         r.total_seconds = x.host_seconds;
         if (!r.ok)
@@ -100,6 +107,19 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, struct 
     return 0;
 }
 
+static void print_row(const struct bench_row *r, int functional, const char *verified)
+{
+    double s = r->seconds > 0 ? r->seconds : 1e-9;
+    if (functional)
+        printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %8.3f %8.3f %12.1f %12.2f %9.1f\n", r->name, verified,
+               r->thread_insns, r->warp_insns, r->seconds, r->total_seconds, (double)r->thread_insns / s / 1e6,
+               (double)r->warp_insns / s / 1e6, (double)r->peak_kib / 1024.0);
+    else
+        printf("%-13s %-8s %13" PRIu64 " %12" PRIu64 " %8.3f %8.3f %12.1f %12.1f %9.1f\n", r->name, verified,
+               r->warp_insns, r->cycles, r->seconds, r->total_seconds, (double)r->warp_insns / s / 1e3,
+               (double)r->cycles / s / 1e3, (double)r->peak_kib / 1024.0);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     struct wl_opts o;
@@ -107,7 +127,7 @@ int cmd_bench(int argc, char **argv)
     o.size = WL_SMALL;
     o.seed = 1;
     o.log = stderr;
-    const char *list = NULL, *out = NULL;
+    const char *list = NULL, *out = NULL, *config = NULL;
     int functional = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -117,7 +137,7 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--functional") == 0) {
             functional = 1;
         } else if ((strcmp(a, "--size") == 0 || strcmp(a, "--workloads") == 0 || strcmp(a, "--seed") == 0 ||
-                    strcmp(a, "-o") == 0) && !v) {
+                    strcmp(a, "-o") == 0 || strcmp(a, "--config") == 0) && !v) {
             fprintf(stderr, "warpsim bench: option %s needs a value\n", a);
             return EXIT_USAGE;
         } else if (strcmp(a, "--size") == 0) {
@@ -136,14 +156,30 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "-o") == 0) {
             out = v;
             i++;
+        } else if (strcmp(a, "--config") == 0) {
+            config = v;
+            i++;
         } else {
             fprintf(stderr, "warpsim bench: unknown argument '%s' (see warpsim bench --help)\n", a);
             return EXIT_USAGE;
         }
     }
-    if (!functional) {
-        fprintf(stderr, "warpsim bench: the timing model is not part of this build yet; pass --functional\n");
+    if (functional && config) {
+        fprintf(stderr, "warpsim bench: --config applies to timing mode; drop --functional\n");
         return EXIT_USAGE;
+    }
+    if (config) {
+        /* check it once here rather than in every child */
+        struct arena *a = arena_new(0);
+        struct cfg c;
+        char msg[1024];
+        cfg_init(&c, a);
+        int bad = cli_config_load(&c, config, msg, sizeof msg);
+        arena_free(a);
+        if (bad) {
+            fprintf(stderr, "warpsim bench: %s\n", msg);
+            return EXIT_USAGE;
+        }
     }
     if (list) {
         for (const char *p = list; *p;) {
@@ -163,10 +199,15 @@ int cmd_bench(int argc, char **argv)
     struct bench_row rows[64];
     size_t n = 0;
     int failures = 0;
-    printf("warpsim bench: functional simulation, size %s, seed %" PRIu64 ", one core\n", wl_size_name(o.size),
-           o.seed);
-    printf("%-13s %-8s %14s %13s %8s %8s %12s %12s %9s\n", "workload", "verified", "thread_insn", "warp_insn", "sim_s",
-           "total_s", "Mthr_insn/s", "Mwarp_insn/s", "peak_MiB");
+    printf("warpsim bench: %s simulation, size %s, seed %" PRIu64 ", one core%s%s\n",
+           functional ? "functional" : "timing", wl_size_name(o.size), o.seed, config ? ", config " : "",
+           config ? config : "");
+    if (functional)
+        printf("%-13s %-8s %14s %13s %8s %8s %12s %12s %9s\n", "workload", "verified", "thread_insn", "warp_insn",
+               "sim_s", "total_s", "Mthr_insn/s", "Mwarp_insn/s", "peak_MiB");
+    else
+        printf("%-13s %-8s %13s %12s %8s %8s %12s %12s %9s\n", "workload", "verified", "warp_insn", "cycles", "sim_s",
+               "total_s", "Kwarp_insn/s", "Kcycles/s", "peak_MiB");
     struct bench_row total;
     memset(&total, 0, sizeof total);
     snprintf(total.name, sizeof total.name, "total");
@@ -175,25 +216,19 @@ int cmd_bench(int argc, char **argv)
         if (!selected(list, wl->name))
             continue;
         struct bench_row *r = &rows[n++];
-        if (run_child(wl, &o, r) != 0 || !r->ok)
+        if (run_child(wl, &o, !functional, config, r) != 0 || !r->ok)
             failures++;
-        double s = r->seconds > 0 ? r->seconds : 1e-9;
-        printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %8.3f %8.3f %12.1f %12.2f %9.1f\n", r->name,
-               r->ok ? (r->verified ? "yes" : "NO") : "ERROR", r->thread_insns, r->warp_insns, r->seconds,
-               r->total_seconds,
-               (double)r->thread_insns / s / 1e6, (double)r->warp_insns / s / 1e6, (double)r->peak_kib / 1024.0);
+        print_row(r, functional, r->ok ? (r->verified ? "yes" : "NO") : "ERROR");
         fflush(stdout);
         total.thread_insns += r->thread_insns;
         total.warp_insns += r->warp_insns;
+        total.cycles += r->cycles;
         total.seconds += r->seconds;
         total.total_seconds += r->total_seconds;
         if (r->peak_kib > total.peak_kib)
             total.peak_kib = r->peak_kib;
     }
-    double s = total.seconds > 0 ? total.seconds : 1e-9;
-    printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %8.3f %8.3f %12.1f %12.2f %9.1f\n", "total", failures ? "NO" : "yes",
-           total.thread_insns, total.warp_insns, total.seconds, total.total_seconds, (double)total.thread_insns / s / 1e6,
-           (double)total.warp_insns / s / 1e6, (double)total.peak_kib / 1024.0);
+    print_row(&total, functional, failures ? "NO" : "yes");
     printf("(rates are host-dependent; peak_MiB is the largest max-RSS of one workload's process)\n");
     if (out) {
         FILE *f = fopen(out, "w");
@@ -203,7 +238,9 @@ int cmd_bench(int argc, char **argv)
         }
         struct json j;
         json_begin(&j, f);
-        json_str(&j, "mode", "functional");
+        json_str(&j, "mode", functional ? "functional" : "timing");
+        if (config)
+            json_str(&j, "config", config);
         json_str(&j, "size", wl_size_name(o.size));
         json_arr(&j, "rows");
         for (size_t i = 0; i <= n; i++) {
@@ -217,6 +254,10 @@ int cmd_bench(int argc, char **argv)
             json_dbl(&j, "total_seconds", r->total_seconds);
             json_dbl(&j, "thread_insn_per_sec", r->seconds > 0 ? (double)r->thread_insns / r->seconds : 0);
             json_dbl(&j, "warp_insn_per_sec", r->seconds > 0 ? (double)r->warp_insns / r->seconds : 0);
+            if (!functional) {
+                json_u64(&j, "gpu_sim_cycle", r->cycles);
+                json_dbl(&j, "cycles_per_sec", r->seconds > 0 ? (double)r->cycles / r->seconds : 0);
+            }
             json_u64(&j, "peak_rss_kib", (uint64_t)r->peak_kib);
             json_close(&j);
         }

@@ -1,4 +1,4 @@
-/* cmd_list.c - `warpsim list`: the bundled workloads. */
+/* cmd_list.c - `warpsim list`: the bundled workloads (applications, then microbenchmarks). */
 #include <string.h>
 
 #include "cli.h"
@@ -8,17 +8,35 @@ int cmd_list(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             puts("usage: warpsim list\n\nList the bundled workloads with what each computes and how its output is "
-                 "checked.");
+                 "checked:\nthe applications, then the latency/bandwidth microbenchmarks (docs/microbench.md).");
             return EXIT_OK;
         }
         fprintf(stderr, "warpsim list: unexpected argument '%s'\n", argv[i]);
         return EXIT_USAGE;
     }
+    /* the applications, then the microbenchmarks in a section of their own:
+       they calibrate the timing model rather than represent a workload class */
+    size_t napps = 0, nmicro = 0;
     printf("%-13s %s\n", "workload", "what it computes and stresses / how its output is checked");
     for (size_t i = 0; i < wl_count(); i++) {
         const struct workload *w = wl_get(i);
+        if (w->micro)
+            continue;
+        printf("%-13s %s\n%-13s check: %s\n", w->name, w->summary, "", w->tolerance);
+        napps++;
+    }
+    for (size_t i = 0; i < wl_count(); i++) {
+        const struct workload *w = wl_get(i);
+        if (!w->micro)
+            continue;
+        if (nmicro++ == 0)
+            printf("\nmicrobenchmarks: latency and bandwidth of the memory hierarchy (cycle numbers need timing "
+                   "mode)\n");
         printf("%-13s %s\n%-13s check: %s\n", w->name, w->summary, "", w->tolerance);
     }
-    printf("\n%zu workloads. Run one with: warpsim run NAME --size tiny|small|paper --functional\n", wl_count());
+    printf("\n%zu workloads", napps);
+    if (nmicro)
+        printf(" and %zu microbenchmarks", nmicro);
+    printf(". Run one with: warpsim run NAME --size tiny|small|paper [--functional]\n");
     return EXIT_OK;
 }

@@ -5,27 +5,46 @@
 
 #include "cli.h"
 #include "json.h"
+#include "policy/cta_sched.h"
+#include "policy/warp_sched.h"
 
 static void run_usage(FILE *f)
 {
     fputs("usage: warpsim run WORKLOAD [options]\n"
           "\n"
           "Run a bundled workload (see `warpsim list`): make its inputs, launch its kernels on the\n"
-          "simulated GPU and check the outputs against a CPU reference.\n"
+          "simulated GPU and check the outputs against a CPU reference.  The kernels run on the\n"
+          "cycle-level timing model (a GTX480-class GPU unless --config says otherwise).\n"
           "\n"
           "options:\n"
           "  --size tiny|small|paper  input size (default: small). tiny = seconds, for tests;\n"
           "                           small = experiments on a laptop; paper = close to the papers' inputs\n"
-          "  --functional             functional simulation only (instruction counts, no timing)\n"
+          "  --functional             functional simulation only (instruction counts, no timing; fast)\n"
           "  --seed N                 seed for the generated inputs (default: 1)\n"
           "  --input FILE             workload input file (bfs: a graph in Rodinia's text format)\n"
           "  --ptx FILE               use this PTX instead of the bundled one (same kernel names)\n"
-          "  -o, --output FILE        write the results as JSON to FILE\n"
+          "  -o, --output FILE        write the results as JSON to FILE (timing statistics included);\n"
+          "                           in timing mode also NAME.config (the effective configuration,\n"
+          "                           `--config NAME.config` reproduces the run) and NAME.timeseries.csv\n"
           "  --max-warp-insns N       fail a launch that issues more than N warp instructions\n"
           "                           (catches kernels that never terminate; default: no limit)\n"
           "  -v, --verbose            print the driver's notes\n"
           "\n"
-          "exit status: 0 verified, 1 output mismatch, 2 usage error, 3 simulation error\n",
+          "timing options:\n"
+          "  --config FILE|PRESET     machine configuration in gpgpusim.config syntax: a file, or a\n"
+          "                           built-in preset (gtx480, gtx480-l1d16way, dyncta-30core, las-15sm)\n"
+          "  --set OPTION=VALUE       override one option (GPGPU-Sim names, e.g. gpgpu_n_clusters=4);\n"
+          "                           repeatable, applied after --config in order\n"
+          "  --warp-sched NAME        warp scheduler (= --set gpgpu_scheduler=NAME)\n"
+          "  --cta-sched NAME         CTA scheduler (= --set warpsim_cta_scheduler=NAME)\n"
+          "  --timeseries FILE.csv    time series every -warpsim_sample_interval core cycles\n"
+          "                           (default with -o: beside it as NAME.timeseries.csv)\n"
+          "  --warps FILE.csv         one row per finished warp (times, instructions, stall breakdown)\n"
+          "  --kernel-stats           print every kernel's full statistics, not just the totals\n"
+          "  --warn-unknown-options   unknown config options warn instead of failing\n"
+          "\n"
+          "exit status: 0 verified, 1 output mismatch, 2 usage error (also a bad configuration),\n"
+          "3 simulation error\n",
           f);
 }
 
@@ -40,6 +59,18 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_u64(&j, "seed", x->opts.seed);
     json_str(&j, "input", x->opts.input);
     json_str(&j, "mode", functional ? "functional" : "timing");
+    if (!functional) {
+        json_str(&j, "config", x->config ? x->config : "gtx480 (built-in defaults)");
+        for (unsigned i = 0; i < x->nset; i++) {
+            char key[160];
+            snprintf(key, sizeof key, "set_%s", x->set_names[i]);
+            json_str(&j, key, x->set_values[i]);
+        }
+        if (x->warp_sched)
+            json_str(&j, "warp_sched", x->warp_sched);
+        if (x->cta_sched)
+            json_str(&j, "cta_sched", x->cta_sched);
+    }
     json_str(&j, "status", wsStatusName(x->status));
     if (x->status != WS_SUCCESS)
         json_str(&j, "error", x->error);
@@ -78,6 +109,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
         json_close(&j);
     }
     json_close(&j);
+    if (x->timing_json)
+        json_raw_obj(&j, "timing", x->timing_json);
     json_obj(&j, "host");
     json_dbl(&j, "seconds", x->host_seconds);
     json_dbl(&j, "simulation_seconds", x->sim_seconds);
@@ -85,6 +118,28 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_dbl(&j, "warp_insn_per_sec", x->sim_seconds > 0 ? (double)x->stats.warp_insns / x->sim_seconds : 0);
     json_close(&j);
     json_end(&j);
+}
+
+/* "a/b/out.json" -> "a/b/out" + suffix */
+static void beside(char *dst, size_t n, const char *out, const char *suffix)
+{
+    size_t l = strlen(out);
+    if (l > 5 && strcmp(out + l - 5, ".json") == 0)
+        l -= 5;
+    snprintf(dst, n, "%.*s%s", (int)l, out, suffix);
+}
+
+static int check_policy(const char *what, const char *name, int warp)
+{
+    if ((warp && warp_sched_find(name)) || (!warp && cta_sched_find(name)))
+        return 0;
+    char names[512];
+    if (warp)
+        warp_sched_names(names, sizeof names);
+    else
+        cta_sched_names(names, sizeof names);
+    fprintf(stderr, "warpsim run: unknown %s '%s'; valid: %s\n", what, name, names);
+    return -1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -96,7 +151,7 @@ int cmd_run(int argc, char **argv)
     x.opts.log = stderr;
     const char *out = NULL, *name = NULL;
     int functional = 0;
-    char cmdline[1024] = "warpsim";
+    char cmdline[2048] = "warpsim";
     for (int i = 0; i < argc; i++) {
         size_t used = strlen(cmdline);
         snprintf(cmdline + used, sizeof cmdline - used, " %s", argv[i]);
@@ -111,9 +166,15 @@ int cmd_run(int argc, char **argv)
             functional = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             x.opts.verbose = 1;
+        } else if (strcmp(a, "--kernel-stats") == 0) {
+            x.per_kernel_text = 1;
+        } else if (strcmp(a, "--warn-unknown-options") == 0) {
+            x.warn_unknown = 1;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--input") == 0 ||
                    strcmp(a, "--ptx") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                   strcmp(a, "--max-warp-insns") == 0) {
+                   strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
+                   strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
+                   strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -134,6 +195,34 @@ int cmd_run(int argc, char **argv)
                 x.opts.input = v;
             } else if (strcmp(a, "--ptx") == 0) {
                 x.ptx_path = v;
+            } else if (strcmp(a, "--config") == 0) {
+                x.config = v;
+            } else if (strcmp(a, "--set") == 0) {
+                const char *eq = strchr(v, '=');
+                if (!eq || eq == v) {
+                    fprintf(stderr, "warpsim run: --set expects OPTION=VALUE, got '%s'\n", v);
+                    return EXIT_USAGE;
+                }
+                if (x.nset == CLI_MAX_SETS) {
+                    fprintf(stderr, "warpsim run: more than %d --set options\n", CLI_MAX_SETS);
+                    return EXIT_USAGE;
+                }
+                /* argv strings live as long as the run: split in place */
+                argv[i][eq - v] = '\0';
+                x.set_names[x.nset] = argv[i];
+                x.set_values[x.nset++] = argv[i] + (eq - v) + 1;
+            } else if (strcmp(a, "--warp-sched") == 0) {
+                if (check_policy("warp scheduler", v, 1) != 0)
+                    return EXIT_USAGE;
+                x.warp_sched = v;
+            } else if (strcmp(a, "--cta-sched") == 0) {
+                if (check_policy("CTA scheduler", v, 0) != 0)
+                    return EXIT_USAGE;
+                x.cta_sched = v;
+            } else if (strcmp(a, "--timeseries") == 0) {
+                x.timeseries_path = v;
+            } else if (strcmp(a, "--warps") == 0) {
+                x.warps_path = v;
             } else {
                 out = v;
             }
@@ -159,14 +248,28 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stderr);
         return EXIT_USAGE;
     }
-    if (!functional) {
-        fprintf(stderr, "warpsim run: the timing model is not part of this build yet; "
-                        "pass --functional for a functional run\n");
+    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.timeseries_path || x.warps_path)) {
+        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --timeseries and --warps "
+                        "apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
+    }
+    char ts_default[1024], cfg_out[1024] = "";
+    x.timing = !functional;
+    if (x.timing && out) {
+        if (!x.timeseries_path) {
+            beside(ts_default, sizeof ts_default, out, ".timeseries.csv");
+            x.timeseries_path = ts_default;
+        }
+        beside(cfg_out, sizeof cfg_out, out, ".config");
     }
 
     x.progress = isatty(2);
     cli_exec_workload(&x);
+    if (x.setup_failed) {
+        fprintf(stderr, "warpsim run: %s\n", x.error);
+        cli_exec_free(&x);
+        return EXIT_USAGE;
+    }
 
     printf("warpsim: %s (size %s, seed %" PRIu64 ", %s)\n", x.wl->name, wl_size_name(x.opts.size), x.opts.seed,
            functional ? "functional" : "timing");
@@ -177,6 +280,8 @@ int cmd_run(int argc, char **argv)
     printf("ctas_executed = %" PRIu64 "\n", x.stats.ctas_executed);
     printf("gpu_sim_insn = %" PRIu64 "\n", x.stats.thread_insns);
     printf("gpu_sim_warp_insn = %" PRIu64 "\n", x.stats.warp_insns);
+    if (!functional)
+        printf("gpu_tot_sim_cycle = %" PRIu64 "\n", x.stats.gpu_cycles);
     printf("avg_active_threads_per_warp_insn = %.2f\n",
            x.stats.warp_insns ? (double)x.stats.thread_insns / (double)x.stats.warp_insns : 0.0);
     printf("host_seconds = %.3f (in kernel launches: %.3f)\n", x.host_seconds, x.sim_seconds);
@@ -194,19 +299,43 @@ int cmd_run(int argc, char **argv)
     if (x.sim_seconds > 0)
         printf("gpgpu_simulation_rate = %.0f thread insn/s, %.0f warp insn/s\n",
                (double)x.stats.thread_insns / x.sim_seconds, (double)x.stats.warp_insns / x.sim_seconds);
+    if (x.sim_seconds > 0 && !functional)
+        printf("gpgpu_simulation_rate_cycles = %.0f cycles/s\n", (double)x.stats.gpu_cycles / x.sim_seconds);
+    if (x.timing_text) {
+        printf("\n==== timing statistics ====\n");
+        fputs(x.timing_text, stdout);
+    }
     if (x.status == WS_SUCCESS)
         printf("verify = %s (%s)\n", x.result.verified ? "PASSED" : "FAILED", x.result.detail);
+    int rc = x.status != WS_SUCCESS ? EXIT_SIM_ERROR : x.result.verified ? EXIT_OK : EXIT_VERIFY_FAILED;
     if (out) {
         FILE *f = fopen(out, "w");
         if (!f) {
             fprintf(stderr, "warpsim run: cannot write %s\n", out);
+            cli_exec_free(&x);
             return EXIT_USAGE;
         }
         write_json(f, &x, functional, cmdline);
         fclose(f);
         printf("results written to %s\n", out);
     }
-    if (x.status != WS_SUCCESS)
-        return EXIT_SIM_ERROR;
-    return x.result.verified ? EXIT_OK : EXIT_VERIFY_FAILED;
+    if (cfg_out[0] && x.effective_config) {
+        FILE *f = fopen(cfg_out, "w");
+        if (!f) {
+            fprintf(stderr, "warpsim run: cannot write %s\n", cfg_out);
+            rc = rc ? rc : EXIT_USAGE;
+        } else {
+            fprintf(f, "# %s\n# reproduce: warpsim run %s --size %s --seed %" PRIu64 " --config %s\n", cmdline,
+                    x.wl->name, wl_size_name(x.opts.size), x.opts.seed, cfg_out);
+            fputs(x.effective_config, f);
+            fclose(f);
+            printf("effective configuration written to %s\n", cfg_out);
+        }
+    }
+    if (x.timeseries_path && x.timing)
+        printf("time series written to %s\n", x.timeseries_path);
+    if (x.warps_path && x.timing)
+        printf("per-warp records written to %s\n", x.warps_path);
+    cli_exec_free(&x);
+    return rc;
 }

@@ -90,3 +90,11 @@ void json_dbl(struct json *j, const char *key, double v)
     else
         fputs("null", j->f);
 }
+
+void json_raw_obj(struct json *j, const char *key, const char *body)
+{
+    sep(j, key);
+    fputc('{', j->f);
+    fputs(body ? body : "", j->f);
+    fprintf(j->f, "\n%*s}", 2 * j->depth, "");
+}

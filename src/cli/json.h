@@ -25,5 +25,8 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_dbl(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, int v);
+/* An object whose body (members without braces, already indented for this
+   depth + 1) was written elsewhere, e.g. gpu_report_json. */
+void json_raw_obj(struct json *j, const char *key, const char *body);
 
 #endif

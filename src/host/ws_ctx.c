@@ -16,8 +16,10 @@ ws_status ws_fail(ws_ctx *ctx, ws_status st, const char *fmt, ...)
     return st;
 }
 
-ws_status wsCreate(ws_ctx **ctx, const ws_ctx_opts *opts)
+ws_status ws_create_ex(ws_ctx **ctx, const ws_ctx_opts *opts, char *msg, size_t n)
 {
+    if (msg && n)
+        msg[0] = '\0';
     if (!ctx)
         return WS_ERROR_INVALID_VALUE;
     *ctx = NULL;
@@ -28,18 +30,27 @@ ws_status wsCreate(ws_ctx **ctx, const ws_ctx_opts *opts)
         return WS_ERROR_INVALID_VALUE;
     if (o.mode != WS_MODE_FUNCTIONAL && o.mode != WS_MODE_TIMING)
         return WS_ERROR_INVALID_VALUE;
-    /* the timing model is not built into this library yet */
-    if (o.mode == WS_MODE_TIMING)
-        return WS_ERROR_UNSUPPORTED;
     ws_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return WS_ERROR_OUT_OF_MEMORY;
     c->opts = o;
     c->num_sms = o.num_sms ? (uint32_t)o.num_sms : WS_DEFAULT_SMS;
     ptx_mem_init(&c->mem);
+    if (o.mode == WS_MODE_TIMING) {
+        /* the machine from the config file (or the built-in defaults) */
+        ws_status st = ws_set_config_overrides(c, 0, NULL, NULL);
+        if (st != WS_SUCCESS) {
+            if (msg && n)
+                snprintf(msg, n, "%s", c->err);
+            wsDestroy(c);
+            return st;
+        }
+    }
     *ctx = c;
     return WS_SUCCESS;
 }
+
+ws_status wsCreate(ws_ctx **ctx, const ws_ctx_opts *opts) { return ws_create_ex(ctx, opts, NULL, 0); }
 
 void wsDestroy(ws_ctx *ctx)
 {
@@ -52,6 +63,7 @@ void wsDestroy(ws_ctx *ctx)
         m = n;
     }
     ptx_mem_destroy(&ctx->mem);
+    gpu_free(ctx->gpu);
     free(ctx->launches);
     free(ctx);
 }

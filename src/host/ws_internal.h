@@ -14,11 +14,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "warpsim/warpsim.h"
 #include "fe/ptx/ptx_ir.h"
 
 struct ptx_kinfo;
+struct cfg;
+struct gpu;
 
 struct ws_launch_info {
     char kernel[256];            /* kernel (entry) name */
@@ -35,6 +38,7 @@ struct ws_launch_info {
     uint64_t iclass_warp[PIC_COUNT];   /* warp instructions per enum ptx_iclass */
     uint64_t iclass_thread[PIC_COUNT]; /* thread instructions per enum ptx_iclass */
     double wall_seconds;         /* host time spent simulating (informational) */
+    uint64_t cycles;             /* timing mode: core cycles of the launch (gpu_sim_cycle), else 0 */
 };
 
 /* launch history */
@@ -57,10 +61,34 @@ void ws_set_insn_limit(ws_ctx *ctx, uint64_t warp_insns);
 const struct ptx_module *ws_module_ptx(const ws_module *mod);
 /* Load-time facts of a kernel (shared layout, stack sizes), NULL if no such entry. */
 const struct ptx_kinfo *ws_module_kinfo(const ws_module *mod, const char *kernel);
+/* Resource use from `ptxas -v` output (workloads/NAME/NAME.ptxas) for the
+   module's kernels: the registers per thread that decide CTA residency in
+   timing mode.  wsModuleLoadFile applies FILE.ptxas beside FILE.ptx itself. */
+ws_status ws_module_apply_ptxas(ws_module *mod, const char *text, size_t len);
 /* The name the module was loaded under (file path or name_for_messages). */
 const char *ws_module_name(const ws_module *mod);
 
 /* Device memory currently allocated by wsMalloc and module variables, bytes. */
 uint64_t ws_mem_in_use(const ws_ctx *ctx);
+
+/* ---- timing mode ---------------------------------------------------------------------
+   A timing context owns a struct gpu (sys/gpu.h) built at wsCreate from
+   opts->config_path (NULL = the built-in GTX480 defaults, configs/gtx480.config).
+   The machine can be rebuilt with another configuration until the first launch. */
+
+/* wsCreate that also explains a failure (bad config file) in msg. */
+ws_status ws_create_ex(ws_ctx **ctx, const ws_ctx_opts *opts, char *msg, size_t n);
+/* Rebuild the machine from opts->config_path plus `-name value` overrides
+   (GPGPU-Sim option names, e.g. "gpgpu_scheduler", "gto").  Unknown names and
+   bad values fail with the option named.  Only before the first launch. */
+ws_status ws_set_config_overrides(ws_ctx *ctx, unsigned n, const char *const *names, const char *const *values);
+/* Rebuild the machine from a config the caller assembled (files, embedded
+   presets, overrides).  Unknown options are an error, or with warn_unknown a
+   warning line each on `warn`.  Only before the first launch. */
+ws_status ws_set_timing_config(ws_ctx *ctx, struct cfg *c, int warn_unknown, FILE *warn);
+/* The simulated machine (reports, statistics, outputs); NULL in functional mode. */
+struct gpu *ws_gpu(ws_ctx *ctx);
+/* Time-series CSV and per-warp CSV of the timing model (NULL = off). */
+ws_status ws_set_timing_outputs(ws_ctx *ctx, const char *timeseries_csv, const char *warps_csv);
 
 #endif

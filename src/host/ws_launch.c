@@ -2,7 +2,9 @@
  * ws_launch.c - wsLaunchKernel: validate the configuration against the
  * kernel and the device limits, build the parameter buffer from the
  * arguments, run the grid functionally, and record statistics and the
- * per-launch record (ws_internal.h).
+ * per-launch record (ws_internal.h).  Functional mode runs the grid with
+ * ptx_grid_run; timing mode hands it to the simulated GPU (gpu_run_kernel),
+ * whose SMs step the executor one warp instruction at a time.
  */
 #include "ws_priv.h"
 
@@ -169,12 +171,24 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
 
     double t0 = now_seconds();
     int rc = ptx_grid_init(g);
-    if (!rc)
-        rc = ptx_grid_run(g);
-    li->wall_seconds = now_seconds() - t0;
-    st = rc ? map_err(g->err) : WS_SUCCESS;
-    if (rc)
+    if (rc) {
+        st = map_err(g->err);
         ws_fail(ctx, st, "%s", g->msg);
+    } else if (ctx->gpu) {
+        /* timing mode: the cycle-level model drives the executor */
+        struct gpu_kernel_result res;
+        memset(&res, 0, sizeof res);
+        rc = gpu_run_kernel(ctx->gpu, g, kernel, &res, ctx->err, sizeof ctx->err);
+        li->cycles = res.cycles;
+        ctx->stats.gpu_cycles += res.cycles;
+        st = rc ? (g->err ? map_err(g->err) : WS_ERROR_LAUNCH_FAILED) : WS_SUCCESS;
+    } else {
+        rc = ptx_grid_run(g);
+        st = rc ? map_err(g->err) : WS_SUCCESS;
+        if (rc)
+            ws_fail(ctx, st, "%s", g->msg);
+    }
+    li->wall_seconds = now_seconds() - t0;
 
     li->status = st;
     li->ctas = g->ctas_done;

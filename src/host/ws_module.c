@@ -155,6 +155,27 @@ ws_status wsModuleLoadData(ws_ctx *ctx, ws_module **mod, const char *ptx_text, s
     return WS_SUCCESS;
 }
 
+/* FILE.ptx -> FILE.ptxas beside it (`make ptx` records ptxas -v there): the
+   registers ptxas allocates decide how many CTAs fit on an SM in timing mode. */
+static void apply_ptxas_beside(ws_module *m, const char *path)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".ptx") != 0)
+        return;
+    char *p = malloc(n + 3);
+    if (!p)
+        return;
+    snprintf(p, n + 3, "%sas", path);
+    FILE *f = fopen(p, "rb");
+    free(p);
+    if (!f)
+        return;
+    char buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ptx_ptxas_apply(m->pm, buf, len);
+}
+
 ws_status wsModuleLoadFile(ws_ctx *ctx, ws_module **mod, const char *path)
 {
     if (!ctx)
@@ -195,7 +216,17 @@ ws_status wsModuleLoadFile(ws_ctx *ctx, ws_module **mod, const char *path)
     }
     ws_status st = wsModuleLoadData(ctx, mod, buf, len, path);
     free(buf);
+    if (st == WS_SUCCESS)
+        apply_ptxas_beside(*mod, path);
     return st;
+}
+
+ws_status ws_module_apply_ptxas(ws_module *mod, const char *text, size_t len)
+{
+    if (!mod || !text)
+        return WS_ERROR_INVALID_VALUE;
+    ptx_ptxas_apply(mod->pm, text, len);
+    return WS_SUCCESS;
 }
 
 const struct ptx_sym *ws_module_sym(const ws_module *mod, const char *name)

@@ -13,6 +13,7 @@
 #include "ws_internal.h"
 #include "fe/ptx/ptx_exec.h"
 #include "fe/ptx/ptx_mem.h"
+#include "sys/gpu.h"
 
 #define WS_DEFAULT_SMS 15
 #define WS_MAX_SMEM (48u * 1024u)
@@ -40,7 +41,8 @@ struct ws_ctx {
     void *hook_user;
     uint64_t insn_limit;
     uint32_t gridid;
-    char err[4096];
+    struct gpu *gpu;             /* timing mode: the simulated machine */
+    char err[16384];             /* large enough for a watchdog's state dump */
 };
 
 /* Record the message of a failed call and return st. */

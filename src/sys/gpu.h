@@ -44,7 +44,9 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n);
 void gpu_free(struct gpu *g);
 const struct gpu_config *gpu_config(const struct gpu *g);
 
-/* Outputs (NULL = off). The files are opened lazily and appended per kernel. */
+/* Outputs (NULL = off).  The files are created (truncated) at once, so a bad
+   path fails here, and rows are appended per kernel (docs/timing.md lists the
+   columns). */
 int gpu_set_outputs(struct gpu *g, const char *timeseries_csv, const char *warps_csv, char *msg, size_t n);
 /* Progress line on stderr every ~second of host time (kernel i, CTAs done, cycles, rate). */
 void gpu_set_progress(struct gpu *g, bool on);
@@ -61,5 +63,21 @@ void gpu_report_text(const struct gpu *g, FILE *f);
 void gpu_report_json(const struct gpu *g, FILE *f, int indent);
 const struct stats *gpu_stats(const struct gpu *g);
 uint64_t gpu_total_cycles(const struct gpu *g);
+
+/* ---- additions (integration) ---- */
+/* Idle skipping on (default) or off.  Results never depend on it: a component
+   may be ticked with gaps in `now` (the skipped cycles are ones in which it
+   had nothing to do, per its *_next_event); a component that counts per-cycle
+   statistics accounts for the skipped cycles at its next tick.  At the end of
+   every kernel each domain is ticked at its last edge inside the kernel, so
+   such lazily accounted counters are complete when the kernel's statistics
+   are taken. */
+void gpu_set_idle_skip(struct gpu *g, bool on);
+/* Text report with (per_kernel) or without each kernel's full section; the
+   totals section and a one-line summary per kernel are always written. */
+void gpu_report_text_ex(const struct gpu *g, FILE *f, int per_kernel);
+/* Kernels run so far, and the result of kernel i (0-based, in launch order). */
+unsigned gpu_kernel_count(const struct gpu *g);
+const struct gpu_kernel_result *gpu_kernel_get(const struct gpu *g, unsigned i);
 
 #endif

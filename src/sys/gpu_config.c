@@ -86,7 +86,7 @@ const struct cfg_opt gpu_config_opts[] = {
     O("gpgpu_dram_timing_opt", CFG_STRING, dram_timing_opt,
       "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2", 0, 0,
       "DRAM banks and timing (DRAM command cycles)"),
-    O("gpgpu_dram_buswidth", CFG_UINT, dram_buswidth, "4", 1, 64, "bytes per data-bus beat per channel"),
+    O("gpgpu_dram_buswidth", CFG_UINT, dram_buswidth, "8", 1, 64, "bytes per data-bus beat per channel"),
     O("gpgpu_dram_burst_length", CFG_UINT, dram_burst_length, "8", 1, 64, "beats per access"),
     O("dram_data_command_freq_ratio", CFG_UINT, dram_data_command_freq_ratio, "4", 1, 16,
       "data beats per command cycle (2 DDR, 4 GDDR5)"),

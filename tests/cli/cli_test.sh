@@ -22,10 +22,13 @@ grep -q "unknown command 'frobnicate'" "$tmp/err" && ok || bad "unknown command 
 for c in run list ptx-check bench; do expect_rc 0 "$c --help" "$W" $c --help; done
 
 expect_rc 0 "list" "$W" list
-n=$(grep -c -E '^[a-z]' "$tmp/out")
+# the applications come first, the microbenchmarks in their own section after them
+n=$(sed '/^microbenchmarks:/,$d' "$tmp/out" | grep -c -E '^[a-z]')
 # header line + 14 workloads
 [ "$n" -eq 15 ] && ok || bad "list shows $((n - 1)) workloads, expected 14"
 grep -q "^14 workloads" "$tmp/out" && ok || bad "list total line"
+m=$(sed -n '/^microbenchmarks:/,$p' "$tmp/out" | grep -c -E '^(pchase|stream) ')
+[ "$m" -eq 2 ] && ok || bad "list shows $m of the 2 microbenchmarks in their section"
 
 expect_rc 2 "unknown workload" "$W" run nosuch --functional
 grep -q "unknown workload 'nosuch'" "$tmp/err" && ok || bad "unknown workload message"
@@ -34,7 +37,49 @@ grep -q -- "--size must be tiny, small or paper, got 'huge'" "$tmp/err" && ok ||
 expect_rc 2 "bad seed" "$W" run vecadd --seed x1 --functional
 expect_rc 2 "missing value" "$W" run vecadd --seed
 expect_rc 2 "unknown option" "$W" run vecadd --frob
-expect_rc 2 "timing not built" "$W" run vecadd --size tiny
+
+# ---- timing mode (the default of run) ----
+expect_rc 0 "timing run" "$W" run vecadd --size tiny
+grep -q "^gpu_tot_sim_cycle = [1-9]" "$tmp/out" && ok || bad "timing run prints gpu_tot_sim_cycle"
+grep -q "^L2_total_cache_miss_rate = " "$tmp/out" && ok || bad "timing run prints the statistics"
+grep -q "^verify = PASSED" "$tmp/out" && ok || bad "timing run verifies"
+expect_rc 2 "unknown warp scheduler" "$W" run vecadd --size tiny --warp-sched nosuch
+grep -q "unknown warp scheduler 'nosuch'; valid: .*lrr.*gto" "$tmp/err" && ok || bad "warp scheduler list: $(cat "$tmp/err")"
+expect_rc 2 "unknown CTA scheduler" "$W" run vecadd --size tiny --cta-sched nosuch
+grep -q "unknown CTA scheduler 'nosuch'; valid: .*rr" "$tmp/err" && ok || bad "CTA scheduler list: $(cat "$tmp/err")"
+expect_rc 2 "unknown preset" "$W" run vecadd --size tiny --config nosuch
+grep -q "no built-in preset of that name (presets: .*dyncta-30core.*gtx480" "$tmp/err" && ok || bad "preset list: $(cat "$tmp/err")"
+expect_rc 2 "bad --set value" "$W" run vecadd --size tiny --set gpgpu_n_clusters=x
+grep -q "gpgpu_n_clusters" "$tmp/err" && ok || bad "bad --set names the option: $(cat "$tmp/err")"
+expect_rc 2 "unknown --set option" "$W" run vecadd --size tiny --set no_such_option=1
+grep -q "no_such_option" "$tmp/err" && ok || bad "unknown option named: $(cat "$tmp/err")"
+expect_rc 2 "--set without =" "$W" run vecadd --size tiny --set gpgpu_n_clusters
+expect_rc 2 "timing options with --functional" "$W" run vecadd --size tiny --functional --warp-sched gto
+# a preset by name (embedded, includes resolved) and by path
+expect_rc 0 "preset by name" "$W" run vecadd --size tiny --config dyncta-30core --warp-sched gto
+grep -q "^per_core.N_act = \([0-9]* \)\{29\}[0-9]*$" "$tmp/out" && ok || bad "dyncta-30core has 30 cores"
+expect_rc 0 "preset by path" "$W" run vecadd --size tiny --config "$SRC/configs/las-15sm.config"
+# results: JSON with the timing statistics, the effective config and the time series beside it
+expect_rc 0 "timing run -o" "$W" run bfs --size tiny --warp-sched gto --set gpgpu_n_clusters=8 \
+    -o "$tmp/t.json" --warps "$tmp/t.warps.csv"
+grep -q '"timing": {' "$tmp/t.json" && ok || bad "JSON has the timing statistics"
+grep -q '"gpu_sim_cycle": [1-9]' "$tmp/t.json" && ok || bad "JSON gpu_sim_cycle"
+grep -q '"RACT": ' "$tmp/t.json" && ok || bad "JSON RACT"
+if command -v python3 >/dev/null; then
+    python3 -m json.tool "$tmp/t.json" >/dev/null && ok || bad "timing result file is not valid JSON"
+fi
+[ -s "$tmp/t.config" ] && grep -q "^-gpgpu_n_clusters *8" "$tmp/t.config" && ok || bad "effective config beside -o"
+head -1 "$tmp/t.timeseries.csv" | grep -q "^kernel_id,kernel,cycle,interval_cycles,ipc" && ok || bad "time series beside -o"
+head -1 "$tmp/t.warps.csv" | grep -q "^kernel_id,kernel,sm,cta,warp" && ok || bad "per-warp file"
+[ "$(wc -l <"$tmp/t.warps.csv")" -gt 8 ] && ok || bad "per-warp file has rows"
+# the effective config reproduces the run exactly
+expect_rc 0 "rerun from the effective config" "$W" run bfs --size tiny --config "$tmp/t.config" -o "$tmp/u.json"
+sed -n '/"timing": {/,/"host"/p' "$tmp/t.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/t.stats"
+sed -n '/"timing": {/,/"host"/p' "$tmp/u.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/u.stats"
+cmp -s "$tmp/t.stats" "$tmp/u.stats" && [ -s "$tmp/t.stats" ] && ok || bad "effective config does not reproduce the statistics"
+# bench in timing mode
+expect_rc 0 "bench timing" "$W" bench --size tiny --workloads vecadd
+grep -q "Kcycles/s" "$tmp/out" && grep -q "^vecadd *yes" "$tmp/out" && ok || bad "bench timing table"
 
 # a functional run writes JSON with the verification result and counters
 expect_rc 0 "run vecadd" "$W" run vecadd --size tiny --functional -o "$tmp/a.json"
@@ -62,6 +107,9 @@ grep -q 'add.s32 %r12, %r12, 64' "$tmp/v.ptx" && ok || bad "could not make the o
 expect_rc 3 "out-of-bounds kernel" "$W" run vecadd --size tiny --functional --ptx "$tmp/v.ptx"
 grep -q "Invalid __global__ read of size 4 bytes" "$tmp/err" && ok || bad "memory checker report: $(head -5 "$tmp/err")"
 grep -q "in block (" "$tmp/err" && ok || bad "memory checker names the CTA"
+# the same in timing mode: the executor's fault stops the simulated GPU with the same report
+expect_rc 3 "out-of-bounds kernel (timing)" "$W" run vecadd --size tiny --ptx "$tmp/v.ptx"
+grep -q "Invalid __global__ read of size 4 bytes" "$tmp/err" && ok || bad "timing memory checker report: $(head -5 "$tmp/err")"
 # the unmodified PTX through --ptx runs and verifies
 expect_rc 0 "run with --ptx" "$W" run vecadd --size tiny --functional --ptx "$SRC/workloads/vecadd/vecadd.ptx"
 

@@ -561,12 +561,21 @@ TEST(texture_fetches)
     wsDestroy(ctx);
 }
 
-TEST(timing_mode_not_built)
+TEST(timing_mode_and_bad_options)
 {
+    /* timing mode builds the default machine; a missing config file fails cleanly */
     ws_ctx *ctx = NULL;
     ws_ctx_opts o = {WS_MODE_TIMING, 0, NULL};
-    CHECK_EQ_INT(wsCreate(&ctx, &o), WS_ERROR_UNSUPPORTED);
+    CHECK_EQ_INT(wsCreate(&ctx, &o), WS_SUCCESS);
+    CHECK(ctx != NULL);
+    wsDestroy(ctx);
+    ctx = NULL;
+    o.config_path = "/nonexistent/machine.config";
+    CHECK(wsCreate(&ctx, &o) != WS_SUCCESS);
     CHECK(ctx == NULL);
+    o.config_path = NULL;
+    o.mode = (ws_mode)7;
+    CHECK_EQ_INT(wsCreate(&ctx, &o), WS_ERROR_INVALID_VALUE);
     o.mode = WS_MODE_FUNCTIONAL;
     o.num_sms = -1;
     CHECK_EQ_INT(wsCreate(&ctx, &o), WS_ERROR_INVALID_VALUE);

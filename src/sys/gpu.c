@@ -1,0 +1,266 @@
+/*
+ * gpu.c - assembly of the simulated GPU (gpu.h): SMs, the request and reply
+ * crossbars, memory sub-partitions and DRAM channels built from a struct
+ * gpu_config, the statistics registry, outputs.  The clock engine is in
+ * gpu_run.c, the reports in gpu_report.c.
+ *
+ * Counter names registered here (components add theirs under these prefixes):
+ *   sm<i>.*           SM i (its L1 caches under sm<i>.l1d, ...)
+ *   icnt_req.*, icnt_rep.*   the two crossbars
+ *   part<p>.*         memory sub-partition p (its L2 slice under part<p>.l2)
+ *   dram<c>.*         DRAM channel c
+ *   gpu.*             whole-GPU counters kept by the engine (lat_rt, occupancy)
+ */
+#include "gpu_int.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/warp_sched.h"
+
+const struct gpu_config *gpu_config(const struct gpu *g) { return &g->cfg; }
+const struct stats *gpu_stats(const struct gpu *g) { return &g->stats; }
+uint64_t gpu_total_cycles(const struct gpu *g) { return g->tot_cycles; }
+void gpu_set_progress(struct gpu *g, bool on) { g->progress = on; }
+void gpu_set_idle_skip(struct gpu *g, bool on) { g->idle_skip = on; }
+
+/* Exact registry lookup; falls back to "<prefix>...<suffix>" for components
+   that nest their counters one level deeper than expected. */
+static int stat_index(const struct stats *s, const char *prefix, const char *suffix)
+{
+    char want[160];
+    snprintf(want, sizeof want, "%s%s", prefix, suffix);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strcmp(s->e[i].name, want) == 0)
+            return (int)i;
+    size_t pl = strlen(prefix), sl = strlen(suffix);
+    for (uint32_t i = 0; i < s->n; i++) {
+        const char *nm = s->e[i].name;
+        size_t nl = strlen(nm);
+        if (nl >= pl + sl && strncmp(nm, prefix, pl) == 0 && strcmp(nm + nl - sl, suffix) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The config's strings point into the caller's cfg arena: copy them into ours
+   so the GPU does not depend on the cfg's lifetime. */
+static int copy_strings(struct gpu *g)
+{
+    for (size_t i = 0; i < gpu_config_nopts; i++) {
+        const struct cfg_opt *o = &gpu_config_opts[i];
+        if (o->type != CFG_STRING)
+            continue;
+        const char **p = (const char **)(void *)((char *)&g->cfg + o->offset);
+        if (*p && !(*p = arena_strdup(g->arena, *p)))
+            return -1;
+    }
+    return 0;
+}
+
+struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
+{
+    if (n)
+        msg[0] = '\0';
+    struct gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(msg, n, "out of host memory");
+        return NULL;
+    }
+    g->cfg = *cfg;
+    g->arena = arena_new(1u << 20);
+    if (!g->arena || copy_strings(g) != 0) {
+        snprintf(msg, n, "out of host memory");
+        gpu_free(g);
+        return NULL;
+    }
+    const struct gpu_config *c = &g->cfg;
+    g->n_sms = c->n_cores;
+    g->n_chan = c->n_mem;
+    g->n_parts = c->n_sub_partitions;
+    if (g->n_sms == 0 || g->n_sms > 65535 || g->n_chan == 0 || g->n_parts == 0 || g->n_parts > 65535 ||
+        g->n_parts != g->n_chan * c->n_sub_partition_per_mchannel) {
+        snprintf(msg, n, "invalid machine: %u SMs, %u memory channels, %u sub-partitions", g->n_sms, g->n_chan,
+                 g->n_parts);
+        gpu_free(g);
+        return NULL;
+    }
+    if (!c->ps_core || !c->ps_icnt || !c->ps_l2 || !c->ps_dram) {
+        snprintf(msg, n, "invalid -gpgpu_clock_domains '%s': every clock needs a period", c->clock_domains);
+        gpu_free(g);
+        return NULL;
+    }
+    char names[256];
+    if (!warp_sched_find(c->scheduler)) {
+        warp_sched_names(names, sizeof names);
+        snprintf(msg, n, "unknown warp scheduler '%s' (-gpgpu_scheduler); valid: %s", c->scheduler ? c->scheduler : "",
+                 names);
+        gpu_free(g);
+        return NULL;
+    }
+    g->cta_ops = cta_sched_find(c->cta_scheduler);
+    if (!g->cta_ops) {
+        cta_sched_names(names, sizeof names);
+        snprintf(msg, n, "unknown CTA scheduler '%s' (-warpsim_cta_scheduler); valid: %s",
+                 c->cta_scheduler ? c->cta_scheduler : "", names);
+        gpu_free(g);
+        return NULL;
+    }
+    char emsg[256];
+    unsigned col = 0;
+    if (addr_map_parse(&g->map, c->mem_addr_mapping, c->n_mem, c->n_sub_partition_per_mchannel, c->dram.nbk, emsg,
+                       sizeof emsg, &col) != 0) {
+        snprintf(msg, n, "-gpgpu_mem_addr_mapping \"%s\": column %u: %s", c->mem_addr_mapping, col, emsg);
+        gpu_free(g);
+        return NULL;
+    }
+
+    struct arena *a = g->arena;
+    stats_init(&g->stats, a);
+    if (mem_req_pool_init(&g->pool, a, 4096) != 0)
+        goto oom;
+    g->sm = arena_alloc(a, sizeof *g->sm * g->n_sms);
+    g->dram = arena_alloc(a, sizeof *g->dram * g->n_chan);
+    g->part = arena_alloc(a, sizeof *g->part * g->n_parts);
+    g->views = arena_alloc(a, sizeof *g->views * g->n_sms);
+    g->cta_track_per_sm = 2 * (c->max_cta_per_core ? c->max_cta_per_core : 1);
+    g->cta_track = arena_alloc(a, sizeof *g->cta_track * g->n_sms * g->cta_track_per_sm);
+    g->ctr_res_warp_cycles_sm = arena_alloc(a, sizeof(uint64_t) * g->n_sms);
+    g->active_warps = arena_alloc(a, sizeof(unsigned) * g->n_sms);
+    g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
+    g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
+    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->active_warps || !g->hist ||
+        !g->cta_state)
+        goto oom;
+
+    char pfx[32];
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        g->sm[i] = sm_new(a, c, i, &g->map, &g->pool);
+        if (!g->sm[i])
+            goto oom;
+        snprintf(pfx, sizeof pfx, "sm%u", i);
+        sm_reg_stats(g->sm[i], &g->stats, pfx);
+        sm_set_warp_done_hook(g->sm[i], gpu_warp_done, g);
+    }
+    g->req_net = icnt_new(a, c, g->n_sms, g->n_parts, "icnt_req");
+    g->rep_net = icnt_new(a, c, g->n_parts, g->n_sms, "icnt_rep");
+    if (!g->req_net || !g->rep_net)
+        goto oom;
+    icnt_reg_stats(g->req_net, &g->stats, "icnt_req");
+    icnt_reg_stats(g->rep_net, &g->stats, "icnt_rep");
+    for (unsigned ch = 0; ch < g->n_chan; ch++) {
+        g->dram[ch] = dram_new(a, c, ch);
+        if (!g->dram[ch])
+            goto oom;
+        snprintf(pfx, sizeof pfx, "dram%u", ch);
+        dram_reg_stats(g->dram[ch], &g->stats, pfx);
+    }
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        g->part[p] = partition_new(a, c, p, g->dram[p / c->n_sub_partition_per_mchannel], &g->map, &g->pool);
+        if (!g->part[p])
+            goto oom;
+        snprintf(pfx, sizeof pfx, "part%u", p);
+        partition_reg_stats(g->part[p], &g->stats, pfx);
+    }
+    stats_reg(&g->stats, &g->ctr_lat_rt_sum, "lat_rt: core cycles from a request leaving its SM to its reply "
+              "reaching the SM, summed", "gpu.lat_rt_sum");
+    stats_reg(&g->stats, &g->ctr_lat_rt_cnt, "replies delivered to SMs", "gpu.lat_rt_count");
+    stats_reg(&g->stats, &g->ctr_res_warp_cycles, "active warps (holding a slot) summed over core cycles and SMs",
+              "gpu.active_warp_cycles");
+    for (unsigned i = 0; i < GPU_HIST_BUCKETS; i++)
+        stats_reg(&g->stats, &g->hist[i], "lat_rt histogram bucket", "gpu.lat_rt_hist%u", i);
+    stats_reg(&g->stats, &g->ctr_mem_req_alloc, "memory requests allocated (at the last kernel end)",
+              "gpu.mem_req_allocated");
+    stats_reg(&g->stats, &g->ctr_mem_req_retired, "memory requests retired (at the last kernel end)",
+              "gpu.mem_req_retired");
+
+    g->ix_l1d_acc = arena_alloc(a, sizeof(int) * g->n_sms);
+    g->ix_l1d_miss = arena_alloc(a, sizeof(int) * g->n_sms);
+    g->ix_l1d_hitres = arena_alloc(a, sizeof(int) * g->n_sms);
+    g->ix_l1d_resfail = arena_alloc(a, sizeof(int) * g->n_sms);
+    if (!g->ix_l1d_acc || !g->ix_l1d_miss || !g->ix_l1d_hitres || !g->ix_l1d_resfail)
+        goto oom;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        snprintf(pfx, sizeof pfx, "sm%u.", i);
+        g->ix_l1d_acc[i] = stat_index(&g->stats, pfx, "l1d.accesses");
+        g->ix_l1d_miss[i] = stat_index(&g->stats, pfx, "l1d.misses");
+        g->ix_l1d_hitres[i] = stat_index(&g->stats, pfx, "l1d.hit_reserved");
+        g->ix_l1d_resfail[i] = stat_index(&g->stats, pfx, "l1d.res_fail");
+    }
+
+    g->nsum = GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS;
+    g->sum_start = arena_alloc(a, sizeof(uint64_t) * g->nsum);
+    g->sum_now = arena_alloc(a, sizeof(uint64_t) * g->nsum);
+    g->sum_prev_sample = arena_alloc(a, sizeof(uint64_t) * g->nsum);
+    if (!g->sum_start || !g->sum_now || !g->sum_prev_sample)
+        goto oom;
+
+    g->per[GD_CORE] = c->ps_core;
+    g->per[GD_ICNT] = c->ps_icnt;
+    g->per[GD_L2] = c->ps_l2;
+    g->per[GD_DRAM] = c->ps_dram;
+    for (int d = 0; d < GD_COUNT; d++) {
+        g->cyc[d] = 0;
+        g->last_tick[d] = SIM_NEVER;
+    }
+    g->idle_skip = true;
+    return g;
+
+oom:
+    snprintf(msg, n, "out of host memory building the simulated GPU");
+    gpu_free(g);
+    return NULL;
+}
+
+void gpu_free(struct gpu *g)
+{
+    if (!g)
+        return;
+    if (g->ts)
+        fclose(g->ts);
+    if (g->warps)
+        fclose(g->warps);
+    free(g->ts_path);
+    free(g->warps_path);
+    for (unsigned k = 0; k < g->nkernels; k++)
+        free(g->kernels[k].sum);
+    free(g->kernels);
+    if (g->arena)
+        arena_free(g->arena);
+    free(g);
+}
+
+/* Open (truncate) an output now, so that a bad path is reported before the run. */
+static int open_output(FILE **f, char **path, const char *want, const char *what, char *msg, size_t n)
+{
+    if (*f) {
+        fclose(*f);
+        *f = NULL;
+    }
+    free(*path);
+    *path = NULL;
+    if (!want)
+        return 0;
+    *path = strdup(want);
+    *f = fopen(want, "w");
+    if (!*path || !*f) {
+        snprintf(msg, n, "cannot write the %s file '%s'", what, want);
+        if (*f)
+            fclose(*f);
+        *f = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int gpu_set_outputs(struct gpu *g, const char *timeseries_csv, const char *warps_csv, char *msg, size_t n)
+{
+    if (open_output(&g->ts, &g->ts_path, timeseries_csv, "time series", msg, n) != 0)
+        return -1;
+    g->ts_header_done = 0;
+    if (open_output(&g->warps, &g->warps_path, warps_csv, "per-warp", msg, n) != 0)
+        return -1;
+    g->warps_header_done = 0;
+    return 0;
+}

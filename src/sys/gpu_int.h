@@ -1,0 +1,142 @@
+/*
+ * gpu_int.h - the struct behind struct gpu, shared by gpu.c (assembly),
+ * gpu_run.c (clock engine, CTA dispatch, watchdog) and gpu_report.c
+ * (summaries, text/JSON reports, time series, per-warp file).  Private to
+ * src/sys/.
+ *
+ * The reports are computed from "summary vectors": flat uint64_t arrays that
+ * gpu_gather() fills from the components' counters (a fixed block of
+ * whole-GPU values, one block per SM, then the lat_rt histogram).  A kernel's
+ * numbers are the difference of the vectors gathered at its start and end; a
+ * time-series row the difference between two samples.  Every entry is a
+ * counter that only grows, so differences are always meaningful.
+ */
+#ifndef WARPSIM_GPU_INT_H
+#define WARPSIM_GPU_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/arena.h"
+#include "core/stats.h"
+#include "gpu/sm.h"
+#include "mem/addr_map.h"
+#include "mem/dram.h"
+#include "mem/mem_req.h"
+#include "mem/partition.h"
+#include "noc/icnt.h"
+#include "policy/cta_sched.h"
+#include "sys/gpu.h"
+
+/* clock domains, in the order they tick at a shared edge (reverse pipeline order) */
+enum gpu_dom { GD_DRAM = 0, GD_L2, GD_ICNT, GD_CORE, GD_COUNT };
+
+/* fixed block of a summary vector */
+enum gsum {
+    GS_CORE_CYCLES = 0,        /* core clock edges elapsed (skipped ones included) */
+    GS_ICNT_CYCLES, GS_L2_CYCLES, GS_DRAM_CYCLES,
+    GS_THREAD_INSNS, GS_WARP_INSNS,   /* issued, summed over SMs */
+    GS_RES_WARP_CYCLES,        /* sum over core cycles and SMs of active warps (occupancy) */
+    GS_CTAS_DONE, GS_WARPS_DONE,
+    GS_L1D_ACC, GS_L1D_MISS, GS_L1D_HITRES, GS_L1D_RESFAIL,
+    GS_L2_ACC, GS_L2_MISS, GS_L2_HITRES, GS_L2_RESFAIL,
+    GS_P_REQS, GS_P_REPLIES, GS_P_STALL_MC, GS_P_STALL_NET, GS_P_L2_RES_FAIL,
+    GS_IREQ_PKTS, GS_IREQ_FLITS, GS_IREQ_LAT, GS_IREQ_STALL,
+    GS_IREP_PKTS, GS_IREP_FLITS, GS_IREP_LAT, GS_IREP_STALL,
+    GS_D_READS, GS_D_WRITES, GS_D_ROWHIT, GS_D_ROWMISS, GS_D_ACT, GS_D_QLAT, GS_D_BUSY,
+    GS_LATRT_SUM, GS_LATRT_CNT,          /* measured by the GPU when a reply reaches its SM */
+    GS_SCHED,                             /* latency attribution: Scheduling, summed */
+    GS_STALL0,                            /* + enum stall_reason */
+    GS_FIXED = GS_STALL0 + STALL_COUNT
+};
+/* per-SM block (at GS_FIXED + sm * PC_COUNT) */
+enum gsum_core {
+    PC_CYCLES = 0, PC_NACT, PC_NINACT, PC_CIDLE, PC_CMEM, PC_UTIL, PC_WINSN, PC_TINSN, PC_CTAS, PC_L1D_ACC,
+    PC_L1D_MISS, PC_RES_WARP_CYCLES, PC_COUNT
+};
+
+#define GPU_HIST_BUCKETS 64   /* lat_rt histogram: 63 buckets of lat_hist_bucket cycles + overflow */
+
+struct gpu_kernel_rec {
+    struct gpu_kernel_result res;
+    uint64_t start_cycle, end_cycle;   /* global core cycles of its first and last tick */
+    uint64_t n_ctas;
+    uint32_t grid[3], block[3];
+    uint64_t lat_rt_max;               /* core cycles */
+    double host_seconds;
+    uint64_t *sum;                     /* end - start summary vector [g->nsum] */
+    int failed;                        /* stopped by a fault, the watchdog or max_cycle */
+};
+
+struct gpu {
+    struct gpu_config cfg;             /* deep copy: strings live in the arena */
+    struct arena *arena;
+    struct stats stats;
+    struct mem_req_pool pool;
+    struct addr_map map;
+    unsigned n_sms, n_parts, n_chan;
+    struct sm **sm;
+    struct dram_channel **dram;        /* [n_chan] */
+    struct mem_partition **part;       /* [n_parts] */
+    struct icnt *req_net, *rep_net;
+
+    /* clocks: cyc[d] = number of the next edge of domain d, at time cyc[d] * per[d] */
+    sim_ps per[GD_COUNT];
+    sim_cycle cyc[GD_COUNT];
+    sim_cycle last_tick[GD_COUNT];     /* last cycle ticked (SIM_NEVER before the first) */
+    bool idle_skip;
+    uint64_t skips, skipped_core_cycles;   /* how often / how far time jumped */
+
+    /* CTA dispatch */
+    const struct cta_sched_ops *cta_ops;
+    void *cta_state;
+    struct sm_cta_view *views;         /* [n_sms] */
+    uint64_t next_cta, n_ctas;
+    unsigned cur_cta_warps;            /* warps per CTA of the running kernel */
+    struct { uint64_t cta; unsigned warps_done; } *cta_track;   /* [n_sms * max_cta_per_core] */
+    unsigned cta_track_per_sm;
+    struct ptx_grid *grid;             /* the running kernel */
+    unsigned kernel_id;                /* 1-based id of the running / last kernel */
+
+    /* whole-GPU counters (registered as gpu.*) */
+    uint64_t ctr_lat_rt_sum, ctr_lat_rt_cnt, ctr_res_warp_cycles;   /* the last: active warps x cycles */
+    uint64_t *ctr_res_warp_cycles_sm;  /* [n_sms] */
+    unsigned *active_warps;            /* [n_sms] warps dispatched and not yet finished (slot held) */
+    uint64_t *hist;                    /* [GPU_HIST_BUCKETS] lat_rt histogram */
+    uint64_t ctr_mem_req_alloc, ctr_mem_req_retired;   /* mirrors of the pool at kernel ends */
+    uint64_t kernel_lat_rt_max;
+
+    /* registry indices of counters only reachable by name (-1 = absent) */
+    int *ix_l1d_acc, *ix_l1d_miss, *ix_l1d_hitres, *ix_l1d_resfail;   /* [n_sms] */
+
+    /* summaries */
+    unsigned nsum;                     /* GS_FIXED + n_sms * PC_COUNT + GPU_HIST_BUCKETS */
+    uint64_t *sum_start, *sum_now, *sum_prev_sample;   /* scratch vectors */
+    struct gpu_kernel_rec *kernels;
+    unsigned nkernels, cap_kernels;
+    uint64_t tot_cycles;               /* gpu_tot_sim_cycle */
+    double tot_host_seconds;
+
+    /* outputs */
+    char *ts_path, *warps_path;
+    FILE *ts, *warps;
+    int ts_header_done, warps_header_done;
+    uint64_t sample_prev_cycle;        /* global core cycle of the last sample boundary */
+    bool progress;
+    double progress_next;              /* host time of the next progress line */
+
+    uint64_t clock_now;                /* the core cycle being ticked (grid->clock: %clock) */
+    bool broken;                       /* a kernel failed: the machine state is undefined */
+    char broken_msg[256];
+};
+
+/* gpu_report.c */
+/* Summary vector of the run so far; `boundary` = the first core cycle not yet
+   run (domain cycle counts are the edges before that core cycle's edge). */
+void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary);
+/* Time-series row for the cycles since the last sample, up to `boundary`. */
+void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final);
+void gpu_warp_done(void *user, const struct warp_record *r);
+
+#endif

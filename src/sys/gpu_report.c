@@ -1,0 +1,479 @@
+/*
+ * gpu_report.c - statistics of the simulated GPU: summary vectors gathered
+ * from the components, the text report (GPGPU-Sim's `name = value` style),
+ * the JSON report, and the time-series CSV.
+ *
+ * Definitions (docs/timing.md has the full list):
+ *   gpu_ipc            thread instructions per core cycle (as GPGPU-Sim)
+ *   gpu_warp_ipc       warp instructions per core cycle
+ *   gpu_occupancy      active warps (dispatched, slot not yet freed) averaged over
+ *                      core cycles and SMs, as a percentage of max_warps_per_core
+ *   *_MPKI             misses per 1000 WARP instructions
+ *   RACT               mean over SMs (with at least one cycle with resident warps)
+ *                      of N_act / (N_act + N_inact)
+ *   util               mean over SMs of the fraction of the kernel's cycles with
+ *                      at least one CTA resident
+ *   idle_ratio         mean over SMs of C_idle / kernel cycles
+ *   type hint          Type-X if idle_ratio > 20%, else Type-C if RACT > 66%,
+ *                      else Type-M (001 sec. III-A)
+ *   lat_rt             core cycles from a request leaving its SM (t_issue) to its
+ *                      reply reaching the SM's reply buffer
+ *   dram_bw_util       data-bus busy cycles / (DRAM cycles x channels)
+ */
+#include "gpu_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- gathering ------------------------------------------------------------------------ */
+
+static uint64_t edges_before(const struct gpu *g, enum gpu_dom d, sim_cycle boundary)
+{
+    sim_ps t = boundary * g->per[GD_CORE];
+    return (t + g->per[d] - 1) / g->per[d];
+}
+
+static uint64_t reg_val(const struct gpu *g, int ix) { return ix >= 0 ? *g->stats.e[ix].ctr : 0; }
+
+void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
+{
+    memset(v, 0, sizeof(uint64_t) * g->nsum);
+    v[GS_CORE_CYCLES] = boundary;
+    v[GS_ICNT_CYCLES] = edges_before(g, GD_ICNT, boundary);
+    v[GS_L2_CYCLES] = edges_before(g, GD_L2, boundary);
+    v[GS_DRAM_CYCLES] = edges_before(g, GD_DRAM, boundary);
+    v[GS_RES_WARP_CYCLES] = g->ctr_res_warp_cycles;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        const struct sm_metrics *m = sm_get_metrics(g->sm[i]);
+        uint64_t *pc = &v[GS_FIXED + i * PC_COUNT];
+        v[GS_THREAD_INSNS] += m->issued_thread_insns;
+        v[GS_WARP_INSNS] += m->issued_warp_insns;
+        v[GS_CTAS_DONE] += m->ctas_done;
+        v[GS_WARPS_DONE] += m->warps_done;
+        v[GS_SCHED] += m->scheduling;
+        for (int s = 0; s < STALL_COUNT; s++)
+            v[GS_STALL0 + s] += m->stall[s];
+        uint64_t acc = reg_val(g, g->ix_l1d_acc[i]), miss = reg_val(g, g->ix_l1d_miss[i]);
+        v[GS_L1D_ACC] += acc;
+        v[GS_L1D_MISS] += miss;
+        v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
+        v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
+        pc[PC_CYCLES] = m->cycles;
+        pc[PC_NACT] = m->n_act;
+        pc[PC_NINACT] = m->n_inact;
+        pc[PC_CIDLE] = m->c_idle;
+        pc[PC_CMEM] = m->c_mem;
+        pc[PC_UTIL] = m->util_cycles;
+        pc[PC_WINSN] = m->issued_warp_insns;
+        pc[PC_TINSN] = m->issued_thread_insns;
+        pc[PC_CTAS] = m->ctas_done;
+        pc[PC_L1D_ACC] = acc;
+        pc[PC_L1D_MISS] = miss;
+        pc[PC_RES_WARP_CYCLES] = g->ctr_res_warp_cycles_sm[i];
+    }
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        const struct cache_stats *cs = cache_stats(partition_l2(g->part[p]));
+        v[GS_L2_ACC] += cs->accesses;
+        v[GS_L2_MISS] += cs->misses;
+        v[GS_L2_HITRES] += cs->hit_reserved;
+        v[GS_L2_RESFAIL] += cs->res_fail;
+        const struct partition_stats *ps = partition_get_stats(g->part[p]);
+        v[GS_P_REQS] += ps->requests;
+        v[GS_P_REPLIES] += ps->replies;
+        v[GS_P_STALL_MC] += ps->dram_stall;
+        v[GS_P_STALL_NET] += ps->reply_stall;
+        v[GS_P_L2_RES_FAIL] += ps->l2_res_fail;
+    }
+    const struct icnt_stats *is = icnt_get_stats(g->req_net);
+    v[GS_IREQ_PKTS] = is->packets;
+    v[GS_IREQ_FLITS] = is->flits;
+    v[GS_IREQ_LAT] = is->lat_sum;
+    v[GS_IREQ_STALL] = is->input_full_stalls;
+    is = icnt_get_stats(g->rep_net);
+    v[GS_IREP_PKTS] = is->packets;
+    v[GS_IREP_FLITS] = is->flits;
+    v[GS_IREP_LAT] = is->lat_sum;
+    v[GS_IREP_STALL] = is->input_full_stalls;
+    for (unsigned ch = 0; ch < g->n_chan; ch++) {
+        const struct dram_stats *ds = dram_get_stats(g->dram[ch]);
+        v[GS_D_READS] += ds->reads;
+        v[GS_D_WRITES] += ds->writes;
+        v[GS_D_ROWHIT] += ds->row_hits;
+        v[GS_D_ROWMISS] += ds->row_misses;
+        v[GS_D_ACT] += ds->activates;
+        v[GS_D_QLAT] += ds->queue_lat_sum;
+        v[GS_D_BUSY] += ds->data_busy_cycles;
+    }
+    v[GS_LATRT_SUM] = g->ctr_lat_rt_sum;
+    v[GS_LATRT_CNT] = g->ctr_lat_rt_cnt;
+    uint64_t *h = &v[GS_FIXED + g->n_sms * PC_COUNT];
+    for (unsigned b = 0; b < GPU_HIST_BUCKETS; b++)
+        h[b] = g->hist[b];
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* ---- time series ----------------------------------------------------------------------- */
+
+void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
+{
+    (void)final;
+    if (!g->ts || boundary <= g->sample_prev_cycle)
+        return;
+    if (!g->ts_header_done) {
+        fputs("kernel_id,kernel,cycle,interval_cycles,ipc,warp_ipc,l1d_miss_rate,l2_miss_rate,dram_bw_util", g->ts);
+        for (unsigned i = 0; i < g->n_sms; i++)
+            fprintf(g->ts, ",sm%u_ctas,sm%u_warps", i, i);
+        fputc('\n', g->ts);
+        g->ts_header_done = 1;
+    }
+    uint64_t *now = g->sum_now, *prev = g->sum_prev_sample;
+    gpu_gather(g, now, boundary);
+    uint64_t cyc = now[GS_CORE_CYCLES] - prev[GS_CORE_CYCLES];
+    uint64_t dcyc = (now[GS_DRAM_CYCLES] - prev[GS_DRAM_CYCLES]) * g->n_chan;
+#define D(ix) (now[ix] - prev[ix])
+    fprintf(g->ts, "%u,%s,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%.4f,%.4f,%.4f", g->kernel_id,
+            g->nkernels ? g->kernels[g->nkernels - 1].res.name : "", (uint64_t)boundary, cyc,
+            ratio(D(GS_THREAD_INSNS), cyc), ratio(D(GS_WARP_INSNS), cyc), ratio(D(GS_L1D_MISS), D(GS_L1D_ACC)),
+            ratio(D(GS_L2_MISS), D(GS_L2_ACC)), ratio(D(GS_D_BUSY), dcyc));
+#undef D
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        unsigned c = g->grid ? sm_resident_ctas(g->sm[i]) : 0;
+        fprintf(g->ts, ",%u,%u", c, g->grid ? g->active_warps[i] : 0);
+    }
+    fputc('\n', g->ts);
+    memcpy(prev, now, sizeof(uint64_t) * g->nsum);
+    g->sample_prev_cycle = boundary;
+}
+
+/* ---- emitters: one report body, written as text or as JSON --------------------------------- */
+
+struct emit {
+    FILE *f;
+    int json;
+    int depth, base;
+    int need_comma[16];
+    const char *prefix;   /* text: key prefix inside an object */
+};
+
+static void em_sep(struct emit *e, const char *key)
+{
+    if (e->json) {
+        if (e->need_comma[e->depth])
+            fputc(',', e->f);
+        e->need_comma[e->depth] = 1;
+        fprintf(e->f, "\n%*s", 2 * (e->base + e->depth), "");
+        if (key)
+            fprintf(e->f, "\"%s\": ", key);
+    } else {
+        fprintf(e->f, "%s%s = ", e->prefix ? e->prefix : "", key ? key : "");
+    }
+}
+
+static void em_u64(struct emit *e, const char *key, uint64_t v)
+{
+    em_sep(e, key);
+    fprintf(e->f, "%" PRIu64 "%s", v, e->json ? "" : "\n");
+}
+
+static void em_dbl(struct emit *e, const char *key, double v)
+{
+    em_sep(e, key);
+    if (e->json)
+        fprintf(e->f, "%.6g", v);
+    else
+        fprintf(e->f, "%.4f\n", v);
+}
+
+static void em_str(struct emit *e, const char *key, const char *v)
+{
+    em_sep(e, key);
+    if (!e->json) {
+        fprintf(e->f, "%s\n", v);
+        return;
+    }
+    fputc('"', e->f);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', e->f);
+        if ((unsigned char)*p >= 0x20)
+            fputc(*p, e->f);
+    }
+    fputc('"', e->f);
+}
+
+static void em_arr_u64(struct emit *e, const char *key, const uint64_t *v, unsigned n, unsigned stride)
+{
+    em_sep(e, key);
+    fputs(e->json ? "[" : "", e->f);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(e->f, "%s%" PRIu64, i ? (e->json ? ", " : " ") : "", v[(size_t)i * stride]);
+    fputs(e->json ? "]" : "\n", e->f);
+}
+
+static void em_arr_dbl(struct emit *e, const char *key, const double *v, unsigned n)
+{
+    em_sep(e, key);
+    fputs(e->json ? "[" : "", e->f);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(e->f, e->json ? "%s%.6g" : "%s%.4f", i ? (e->json ? ", " : " ") : "", v[i]);
+    fputs(e->json ? "]" : "\n", e->f);
+}
+
+static void em_open(struct emit *e, const char *key, char c, const char *text_prefix)
+{
+    if (e->json) {
+        em_sep(e, key);
+        fputc(c, e->f);
+        e->depth++;
+        e->need_comma[e->depth] = 0;
+    } else {
+        e->prefix = text_prefix;
+    }
+}
+
+static void em_close(struct emit *e, char c)
+{
+    if (e->json) {
+        e->depth--;
+        fprintf(e->f, "\n%*s%c", 2 * (e->base + e->depth), "", c);
+    } else {
+        e->prefix = NULL;
+    }
+}
+
+/* ---- one report section (a kernel or the totals) ------------------------------------------ */
+
+struct section {
+    const char *name;
+    unsigned kernel_id;            /* 0 for totals */
+    uint64_t cycles, thread_insns, warp_insns;
+    uint64_t tot_cycles, tot_thread_insns, tot_warp_insns;   /* running totals up to this kernel */
+    uint64_t ctas, lat_rt_max;
+    double host_seconds;
+    const uint64_t *d;             /* summary difference */
+};
+
+static void section_body(const struct gpu *g, struct emit *e, const struct section *s)
+{
+    const uint64_t *d = s->d;
+    const struct gpu_config *c = &g->cfg;
+    const unsigned n = g->n_sms;
+    em_str(e, "kernel_name", s->name);
+    if (s->kernel_id)
+        em_u64(e, "kernel_launch_uid", s->kernel_id);
+    em_u64(e, "gpu_sim_cycle", s->cycles);
+    em_u64(e, "gpu_sim_insn", s->thread_insns);
+    em_u64(e, "gpu_sim_warp_insn", s->warp_insns);
+    em_dbl(e, "gpu_ipc", ratio(s->thread_insns, s->cycles));
+    em_dbl(e, "gpu_warp_ipc", ratio(s->warp_insns, s->cycles));
+    em_u64(e, "gpu_tot_sim_cycle", s->tot_cycles);
+    em_u64(e, "gpu_tot_sim_insn", s->tot_thread_insns);
+    em_u64(e, "gpu_tot_sim_warp_insn", s->tot_warp_insns);
+    em_dbl(e, "gpu_tot_ipc", ratio(s->tot_thread_insns, s->tot_cycles));
+    em_u64(e, "ctas_completed", d[GS_CTAS_DONE]);
+    em_dbl(e, "gpu_occupancy", 100.0 * ratio(d[GS_RES_WARP_CYCLES], d[GS_CORE_CYCLES] * n * c->max_warps_per_core));
+
+    em_u64(e, "L1D_total_cache_accesses", d[GS_L1D_ACC]);
+    em_u64(e, "L1D_total_cache_misses", d[GS_L1D_MISS]);
+    em_dbl(e, "L1D_total_cache_miss_rate", ratio(d[GS_L1D_MISS], d[GS_L1D_ACC]));
+    em_u64(e, "L1D_total_cache_pending_hits", d[GS_L1D_HITRES]);
+    em_u64(e, "L1D_total_cache_reservation_fails", d[GS_L1D_RESFAIL]);
+    em_u64(e, "L2_total_cache_accesses", d[GS_L2_ACC]);
+    em_u64(e, "L2_total_cache_misses", d[GS_L2_MISS]);
+    em_dbl(e, "L2_total_cache_miss_rate", ratio(d[GS_L2_MISS], d[GS_L2_ACC]));
+    em_u64(e, "L2_total_cache_pending_hits", d[GS_L2_HITRES]);
+    em_u64(e, "L2_total_cache_reservation_fails", d[GS_L2_RESFAIL]);
+    em_dbl(e, "L1D_MPKI_warp", 1000.0 * ratio(d[GS_L1D_MISS], s->warp_insns));
+    em_dbl(e, "L2_MPKI_warp", 1000.0 * ratio(d[GS_L2_MISS], s->warp_insns));
+
+    em_u64(e, "icnt_req_packets", d[GS_IREQ_PKTS]);
+    em_dbl(e, "icnt_req_avg_latency_icnt_cycles", ratio(d[GS_IREQ_LAT], d[GS_IREQ_PKTS]));
+    em_u64(e, "icnt_rep_packets", d[GS_IREP_PKTS]);
+    em_dbl(e, "icnt_rep_avg_latency_icnt_cycles", ratio(d[GS_IREP_LAT], d[GS_IREP_PKTS]));
+    em_u64(e, "stall_MC", d[GS_P_STALL_MC]);
+    em_u64(e, "stall_net", d[GS_P_STALL_NET]);
+
+    em_u64(e, "dram_reads", d[GS_D_READS]);
+    em_u64(e, "dram_writes", d[GS_D_WRITES]);
+    em_u64(e, "dram_activates", d[GS_D_ACT]);
+    em_dbl(e, "dram_avg_queue_latency_dram_cycles", ratio(d[GS_D_QLAT], d[GS_D_READS] + d[GS_D_WRITES]));
+    em_dbl(e, "dram_row_buffer_hit_rate", ratio(d[GS_D_ROWHIT], d[GS_D_ROWHIT] + d[GS_D_ROWMISS]));
+    em_dbl(e, "dram_bw_util", ratio(d[GS_D_BUSY], d[GS_DRAM_CYCLES] * g->n_chan));
+
+    em_u64(e, "lat_rt_count", d[GS_LATRT_CNT]);
+    em_dbl(e, "lat_rt_avg", ratio(d[GS_LATRT_SUM], d[GS_LATRT_CNT]));
+    em_u64(e, "lat_rt_max", s->lat_rt_max);
+    em_u64(e, "lat_rt_hist_bucket_cycles", c->lat_hist_bucket);
+    em_arr_u64(e, "lat_rt_hist", &d[GS_FIXED + n * PC_COUNT], GPU_HIST_BUCKETS, 1);
+
+    /* the seeds' per-core metrics */
+    const uint64_t *pc = &d[GS_FIXED];
+    double ract_sum = 0, util_sum = 0, idle_sum = 0, cmem_sum = 0;
+    unsigned ract_n = 0;
+    double *ract = calloc(2 * (size_t)(n ? n : 1), sizeof(double));
+    if (!ract)
+        return;
+    double *util = ract + n;
+    uint64_t cidle_tot = 0, cmem_tot = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const uint64_t *p = &pc[i * PC_COUNT];
+        uint64_t a = p[PC_NACT] + p[PC_NINACT];
+        ract[i] = ratio(p[PC_NACT], a);
+        if (a) {
+            ract_sum += ract[i];
+            ract_n++;
+        }
+        util[i] = ratio(p[PC_UTIL], s->cycles);
+        util_sum += util[i];
+        idle_sum += ratio(p[PC_CIDLE], s->cycles);
+        cmem_sum += ratio(p[PC_CMEM], s->cycles);
+        cidle_tot += p[PC_CIDLE];
+        cmem_tot += p[PC_CMEM];
+    }
+    double RACT = ract_n ? ract_sum / ract_n : 0, UTIL = n ? util_sum / n : 0, IDLE = n ? idle_sum / n : 0;
+    em_dbl(e, "RACT", RACT);
+    em_dbl(e, "util", UTIL);
+    em_dbl(e, "idle_ratio", IDLE);
+    em_dbl(e, "mem_wait_ratio", n ? cmem_sum / n : 0);
+    em_u64(e, "C_idle", cidle_tot);
+    em_u64(e, "C_mem", cmem_tot);
+    em_str(e, "type_hint", IDLE > 0.20 ? "Type-X" : RACT > 0.66 ? "Type-C" : "Type-M");
+    em_open(e, "per_core", '{', "per_core.");
+    em_arr_u64(e, "N_act", &pc[PC_NACT], n, PC_COUNT);
+    em_arr_u64(e, "N_inact", &pc[PC_NINACT], n, PC_COUNT);
+    em_arr_dbl(e, "RACT", ract, n);
+    em_arr_u64(e, "C_idle", &pc[PC_CIDLE], n, PC_COUNT);
+    em_arr_u64(e, "C_mem", &pc[PC_CMEM], n, PC_COUNT);
+    em_arr_dbl(e, "util", util, n);
+    em_arr_u64(e, "warp_insns", &pc[PC_WINSN], n, PC_COUNT);
+    em_arr_u64(e, "ctas", &pc[PC_CTAS], n, PC_COUNT);
+    em_arr_u64(e, "L1D_accesses", &pc[PC_L1D_ACC], n, PC_COUNT);
+    em_arr_u64(e, "L1D_misses", &pc[PC_L1D_MISS], n, PC_COUNT);
+    em_close(e, '}');
+    free(ract);
+
+    /* latency attribution (SPEC section 5), summed over warps */
+    em_open(e, "stall_breakdown", '{', "stall_breakdown.");
+    em_u64(e, "Scheduling", d[GS_SCHED]);
+    for (int r = 0; r < STALL_COUNT; r++)
+        em_u64(e, stall_reason_name((enum stall_reason)r), d[GS_STALL0 + r]);
+    em_close(e, '}');
+}
+
+/* host-dependent lines: kept apart so that reports without them are deterministic */
+static void section_host(struct emit *e, const struct section *s)
+{
+    double t = s->host_seconds > 1e-9 ? s->host_seconds : 1e-9;
+    em_dbl(e, "gpgpu_simulation_time_sec", s->host_seconds);
+    em_dbl(e, "gpgpu_simulation_rate_warp_insn_per_sec", (double)s->warp_insns / t);
+    em_dbl(e, "gpgpu_simulation_rate_cycles_per_sec", (double)s->cycles / t);
+}
+
+static void make_sections(const struct gpu *g, unsigned k, struct section *s, uint64_t *tot_d)
+{
+    /* running totals up to kernel k (inclusive) */
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i <= k && i < g->nkernels; i++) {
+        const struct gpu_kernel_rec *r = &g->kernels[i];
+        s->tot_cycles += r->res.cycles;
+        s->tot_thread_insns += r->res.thread_insns;
+        s->tot_warp_insns += r->res.warp_insns;
+        if (tot_d) {
+            for (unsigned j = 0; j < g->nsum; j++)
+                tot_d[j] += r->sum[j];
+            if (r->lat_rt_max > s->lat_rt_max)
+                s->lat_rt_max = r->lat_rt_max;
+            s->ctas += r->n_ctas;
+            s->host_seconds += r->host_seconds;
+        }
+    }
+}
+
+static void report(const struct gpu *g, struct emit *e, int per_kernel)
+{
+    uint64_t *tot = calloc(g->nsum ? g->nsum : 1, sizeof(uint64_t));
+    if (!tot)
+        return;
+    if (e->json)
+        em_open(e, "kernels", '[', NULL);
+    for (unsigned k = 0; k < g->nkernels; k++) {
+        const struct gpu_kernel_rec *r = &g->kernels[k];
+        struct section s;
+        make_sections(g, k, &s, NULL);
+        s.name = r->res.name;
+        s.kernel_id = r->res.kernel_id;
+        s.cycles = r->res.cycles;
+        s.thread_insns = r->res.thread_insns;
+        s.warp_insns = r->res.warp_insns;
+        s.ctas = r->n_ctas;
+        s.lat_rt_max = r->lat_rt_max;
+        s.host_seconds = r->host_seconds;
+        s.d = r->sum;
+        if (!e->json && !per_kernel) {
+            fprintf(e->f, "kernel %u %s: gpu_sim_cycle = %" PRIu64 ", gpu_sim_insn = %" PRIu64 ", gpu_ipc = %.4f%s\n",
+                    r->res.kernel_id, r->res.name, s.cycles, s.thread_insns, ratio(s.thread_insns, s.cycles),
+                    r->failed ? " (FAILED)" : "");
+            continue;
+        }
+        if (e->json) {
+            em_open(e, NULL, '{', NULL);
+            char grid[96];
+            snprintf(grid, sizeof grid, "%u,%u,%u", r->grid[0], r->grid[1], r->grid[2]);
+            em_str(e, "grid", grid);
+            snprintf(grid, sizeof grid, "%u,%u,%u", r->block[0], r->block[1], r->block[2]);
+            em_str(e, "block", grid);
+            em_u64(e, "start_cycle", r->start_cycle);
+            em_str(e, "status", r->failed ? "failed" : "ok");
+        } else {
+            fprintf(e->f, "\n---- kernel %u: %s ----\n", r->res.kernel_id, r->res.name);
+        }
+        section_body(g, e, &s);
+        section_host(e, &s);
+        if (e->json)
+            em_close(e, '}');
+    }
+    if (e->json)
+        em_close(e, ']');
+
+    struct section s;
+    make_sections(g, g->nkernels ? g->nkernels - 1 : 0, &s, tot);
+    s.name = "(all kernels)";
+    s.cycles = s.tot_cycles;
+    s.thread_insns = s.tot_thread_insns;
+    s.warp_insns = s.tot_warp_insns;
+    s.d = tot;
+    if (e->json)
+        em_open(e, "totals", '{', NULL);
+    else
+        fprintf(e->f, "\n---- totals: %u kernel%s ----\n", g->nkernels, g->nkernels == 1 ? "" : "s");
+    em_u64(e, "kernels", g->nkernels);
+    section_body(g, e, &s);
+    em_u64(e, "engine_idle_skips", g->skips);
+    em_u64(e, "engine_skipped_core_cycles", g->skipped_core_cycles);
+    section_host(e, &s);
+    if (e->json)
+        em_close(e, '}');
+    free(tot);
+}
+
+void gpu_report_text_ex(const struct gpu *g, FILE *f, int per_kernel)
+{
+    struct emit e;
+    memset(&e, 0, sizeof e);
+    e.f = f;
+    report(g, &e, per_kernel);
+}
+
+void gpu_report_text(const struct gpu *g, FILE *f) { gpu_report_text_ex(g, f, 1); }
+
+void gpu_report_json(const struct gpu *g, FILE *f, int indent)
+{
+    struct emit e;
+    memset(&e, 0, sizeof e);
+    e.f = f;
+    e.json = 1;
+    e.base = indent;
+    report(g, &e, 1);
+}

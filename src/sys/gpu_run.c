@@ -1,0 +1,682 @@
+/*
+ * gpu_run.c - running one kernel on the assembled GPU: the clock engine,
+ * CTA dispatch through the CTA scheduling policy, the interconnect glue,
+ * idle skipping, the watchdog and the end-of-kernel checks.
+ *
+ * Time: every domain d has a period per[d] (ps); its edge k is at k * per[d].
+ * The engine takes the earliest pending edge T and ticks every domain with an
+ * edge at T in reverse pipeline order: DRAM, L2, interconnect, SMs.  Other
+ * domains see the core cycle floor(T / per[core]) (the core cycle in progress
+ * at T), so timestamps in core cycles stay consistent across domains.
+ *
+ * Interconnect edge (one packet per port per cycle; the protocol of
+ * docs/timing.md "Interconnect"):
+ *   1. icnt_cycle of both crossbars
+ *   2. reply crossbar outputs -> SMs (sm_can_take_reply), lat_rt measured here
+ *   3. request crossbar outputs -> sub-partitions (!partition_full)
+ *   4. sub-partition replies -> reply crossbar (icnt_can_push)
+ *   5. SM requests -> request crossbar (icnt_can_push)
+ * Packet sizes: an 8-byte header plus the data carried (write and atomic
+ * requests carry their data, read and atomic replies the line or sector).
+ *
+ * Core edge: CTA dispatch (the policy picks SMs; at most one CTA per SM per
+ * cycle), then sm_cycle of every SM, then occupancy and time-series
+ * accounting, fault / completion / watchdog checks.
+ *
+ * Idle skipping: after the edges at T, if no SM can issue and no CTA can be
+ * dispatched, the next time anything can happen is the minimum of the
+ * components' next events converted to ps (and of the watchdog deadline);
+ * every domain jumps to its first edge at or after it.
+ */
+#include "gpu_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#define PKT_HEADER_BYTES 8u
+
+static double host_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline uint32_t req_bytes(const struct mem_req *r)
+{
+    return PKT_HEADER_BYTES + (r->type == MRT_READ ? 0u : r->size);
+}
+static inline uint32_t reply_bytes(const struct mem_req *r)
+{
+    return PKT_HEADER_BYTES + (r->type == MRT_WRITE ? 0u : r->size);
+}
+static inline sim_ps edge_time(const struct gpu *g, int d) { return g->cyc[d] * g->per[d]; }
+
+unsigned gpu_kernel_count(const struct gpu *g) { return g->nkernels; }
+const struct gpu_kernel_result *gpu_kernel_get(const struct gpu *g, unsigned i)
+{
+    return i < g->nkernels ? &g->kernels[i].res : NULL;
+}
+
+/* ---- CTA bookkeeping ------------------------------------------------------------ */
+
+static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
+{
+    for (unsigned k = 0; k < g->cta_track_per_sm; k++) {
+        unsigned i = sm * g->cta_track_per_sm + k;
+        if (g->cta_track[i].cta == UINT64_MAX) {
+            g->cta_track[i].cta = cta;
+            g->cta_track[i].warps_done = 0;
+            return;
+        }
+    }
+    /* more CTAs in flight than tracked: the policy is not told when this one ends */
+}
+
+/* Warp-done hook of every SM: the per-warp file, and the CTA policy's
+   on_cta_done when the last warp of a CTA finishes. */
+void gpu_warp_done(void *user, const struct warp_record *r)
+{
+    struct gpu *g = user;
+    if (g->warps) {
+        if (!g->warps_header_done) {
+            fputs("kernel_id,kernel,sm,cta,warp,start,end,cycles,insns,scheduling", g->warps);
+            for (int s = 0; s < STALL_COUNT; s++)
+                fprintf(g->warps, ",%s", stall_reason_name((enum stall_reason)s));
+            fputc('\n', g->warps);
+            g->warps_header_done = 1;
+        }
+        const char *kn = g->nkernels ? g->kernels[g->nkernels - 1].res.name : "";
+        fprintf(g->warps, "%u,%s,%u,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+                r->kernel_id, kn, r->sm, r->cta_linear, r->warp_in_cta, (uint64_t)r->start, (uint64_t)r->end,
+                (uint64_t)(r->end - r->start), r->insns, r->scheduling);
+        for (int s = 0; s < STALL_COUNT; s++)
+            fprintf(g->warps, ",%" PRIu64, r->stall[s]);
+        fputc('\n', g->warps);
+    }
+    if (r->sm >= g->n_sms)
+        return;
+    if (g->active_warps[r->sm])
+        g->active_warps[r->sm]--;
+    for (unsigned k = 0; k < g->cta_track_per_sm; k++) {
+        unsigned i = r->sm * g->cta_track_per_sm + k;
+        if (g->cta_track[i].cta != r->cta_linear)
+            continue;
+        if (++g->cta_track[i].warps_done >= g->cur_cta_warps) {
+            g->cta_track[i].cta = UINT64_MAX;
+            if (g->cta_ops->on_cta_done)
+                g->cta_ops->on_cta_done(g->cta_state, r->sm, r->cta_linear, r->end);
+        }
+        return;
+    }
+}
+
+static void fill_views(struct gpu *g)
+{
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        g->views[i].resident = sm_resident_ctas(g->sm[i]);
+        g->views[i].max_fit = sm_max_ctas(g->sm[i]);
+        g->views[i].can_take = sm_can_take_cta(g->sm[i]) ? 1u : 0u;
+    }
+}
+
+/* Hand out CTAs for this core cycle.  Returns true if any was dispatched. */
+static bool dispatch(struct gpu *g, sim_cycle now)
+{
+    fill_views(g);
+    struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id};
+    bool any = false;
+    while (g->next_cta < g->n_ctas) {
+        v.next_cta = g->next_cta;
+        int s = g->cta_ops->pick_sm(g->cta_state, &v, now);
+        /* a policy naming a full SM (or the same SM twice in a cycle) ends the round */
+        if (s < 0 || (unsigned)s >= g->n_sms || !g->views[s].can_take)
+            break;
+        sm_launch_cta(g->sm[s], g->next_cta, now);
+        g->active_warps[s] += g->cur_cta_warps;
+        track_dispatch(g, (unsigned)s, g->next_cta);
+        if (g->cta_ops->on_dispatch)
+            g->cta_ops->on_dispatch(g->cta_state, (unsigned)s, g->next_cta, now);
+        g->next_cta++;
+        g->views[s].resident++;
+        g->views[s].can_take = 0;   /* at most one CTA per SM per cycle */
+        any = true;
+    }
+    return any;
+}
+
+/* ---- domain ticks ------------------------------------------------------------------ */
+
+static void tick_dram(struct gpu *g, sim_cycle c)
+{
+    for (unsigned ch = 0; ch < g->n_chan; ch++)
+        dram_cycle(g->dram[ch], c);
+    for (unsigned p = 0; p < g->n_parts; p++)
+        partition_cycle_dram(g->part[p], c);
+}
+
+static void tick_l2(struct gpu *g, sim_cycle c)
+{
+    for (unsigned p = 0; p < g->n_parts; p++)
+        partition_cycle_l2(g->part[p], c);
+}
+
+/* Returns true when a packet moved (progress for the watchdog). */
+static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
+{
+    bool moved = false;
+    /* the networks move first, so a packet delivered in this cycle is taken in this cycle */
+    icnt_cycle(g->req_net, c);
+    icnt_cycle(g->rep_net, c);
+    /* an idle crossbar has nothing to deliver */
+    for (unsigned i = 0; icnt_busy(g->rep_net) && i < g->n_sms; i++) {
+        struct mem_req *r = icnt_peek(g->rep_net, i);
+        if (r && sm_can_take_reply(g->sm[i])) {
+            icnt_pop(g->rep_net, i);
+            uint64_t lat = now_core >= r->t_issue ? now_core - r->t_issue : 0;
+            g->ctr_lat_rt_sum += lat;
+            g->ctr_lat_rt_cnt++;
+            if (lat > g->kernel_lat_rt_max)
+                g->kernel_lat_rt_max = lat;
+            uint64_t b = g->cfg.lat_hist_bucket ? lat / g->cfg.lat_hist_bucket : lat;
+            g->hist[b < GPU_HIST_BUCKETS - 1 ? b : GPU_HIST_BUCKETS - 1]++;
+            sm_push_reply(g->sm[i], r, now_core);
+            moved = true;
+        }
+    }
+    for (unsigned p = 0; icnt_busy(g->req_net) && p < g->n_parts; p++) {
+        struct mem_req *r = icnt_peek(g->req_net, p);
+        if (r && !partition_full(g->part[p])) {
+            icnt_pop(g->req_net, p);
+            partition_push(g->part[p], r, now_core);
+            moved = true;
+        }
+    }
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        struct mem_req *r = partition_peek_reply(g->part[p], now_core);
+        if (!r)
+            continue;
+        uint32_t bytes = reply_bytes(r);
+        if (!icnt_can_push(g->rep_net, p, bytes))
+            continue;
+        SIM_ASSERT(r->sm < g->n_sms);
+        r->is_reply = 1;
+        r->t_reply = now_core;
+        partition_pop_reply(g->part[p]);
+        icnt_push(g->rep_net, p, r->sm, r, bytes, c);
+        moved = true;
+    }
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        struct mem_req *r = sm_peek_request(g->sm[i], now_core);
+        if (!r)
+            continue;
+        uint32_t bytes = req_bytes(r);
+        if (!icnt_can_push(g->req_net, i, bytes))
+            continue;
+        SIM_ASSERT(r->partition < g->n_parts);
+        sm_pop_request(g->sm[i]);
+        icnt_push(g->req_net, i, r->partition, r, bytes, c);
+        moved = true;
+    }
+    return moved;
+}
+
+static bool tick_core(struct gpu *g, sim_cycle c)
+{
+    bool prog = false;
+    g->clock_now = c;
+    if (g->next_cta < g->n_ctas)
+        prog = dispatch(g, c);
+    for (unsigned i = 0; i < g->n_sms; i++)
+        prog |= sm_cycle(g->sm[i], c);
+    return prog;
+}
+
+/* ---- accounting of core cycles (ticked or skipped) ------------------------------------ */
+
+/* Core cycles [from, to) have passed with the current active warps (nothing
+   changes during skipped cycles): occupancy, and time-series samples due in
+   that range (a sample closes after every stats_interval cycles of the kernel). */
+static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycle kstart)
+{
+    uint64_t warps_total = 0;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        warps_total += g->active_warps[i];
+    unsigned iv = g->cfg.stats_interval;
+    while (from < to) {
+        sim_cycle stop = to;
+        if (g->ts && iv) {
+            /* cycles done in the kernel after cycle x: x - kstart + 1; a sample after x when that is a multiple */
+            uint64_t done = from - kstart;            /* before cycle `from` */
+            uint64_t next_b = (done / iv + 1) * iv;   /* cycles done at the next boundary */
+            sim_cycle bcyc = kstart + next_b;         /* first cycle after the boundary */
+            if (bcyc < stop)
+                stop = bcyc;
+        }
+        uint64_t k = stop - from;
+        g->ctr_res_warp_cycles += warps_total * k;
+        for (unsigned i = 0; i < g->n_sms; i++)
+            g->ctr_res_warp_cycles_sm[i] += (uint64_t)g->active_warps[i] * k;
+        from = stop;
+        if (g->ts && iv && (from - kstart) % iv == 0)
+            gpu_ts_sample(g, from, 0);
+    }
+}
+
+/* ---- idle skipping ---------------------------------------------------------------------- */
+
+static sim_ps to_ps(const struct gpu *g, int d, sim_cycle c)
+{
+    if (c == SIM_NEVER || c > SIM_NEVER / g->per[d])
+        return SIM_NEVER;
+    return c * g->per[d];
+}
+
+/* Earliest time anything can happen, or the natural next edge when that is sooner. */
+static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_core)
+{
+    sim_ps best = to_ps(g, GD_CORE, deadline_core);
+    if (g->next_cta < g->n_ctas)
+        for (unsigned i = 0; i < g->n_sms; i++)
+            if (sm_can_take_cta(g->sm[i]))
+                return t_nat;
+    sim_cycle nc = g->cyc[GD_CORE] ? g->cyc[GD_CORE] - 1 : 0;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        sim_ps t = to_ps(g, GD_CORE, sm_next_event(g->sm[i], nc));
+        if (t <= t_nat)
+            return t_nat;
+        best = t < best ? t : best;
+        if (sm_peek_request(g->sm[i], nc))   /* waiting for room in the crossbar */
+            return t_nat;
+    }
+    sim_cycle ni = g->cyc[GD_ICNT] ? g->cyc[GD_ICNT] - 1 : 0;
+    sim_ps t = to_ps(g, GD_ICNT, icnt_next_event(g->req_net, ni));
+    best = t < best ? t : best;
+    t = to_ps(g, GD_ICNT, icnt_next_event(g->rep_net, ni));
+    best = t < best ? t : best;
+    if (best <= t_nat)
+        return t_nat;
+    /* delivered packets waiting for their consumer: it may accept at any edge */
+    for (unsigned i = 0; i < g->n_sms; i++)
+        if (icnt_peek(g->rep_net, i))
+            return t_nat;
+    sim_cycle nl = g->cyc[GD_L2] ? g->cyc[GD_L2] - 1 : 0;
+    sim_cycle nd = g->cyc[GD_DRAM] ? g->cyc[GD_DRAM] - 1 : 0;
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        if (icnt_peek(g->req_net, p))
+            return t_nat;
+        /* a reply waiting for the reply crossbar: the next interconnect edge may take it */
+        if (partition_peek_reply(g->part[p], nc))
+            return t_nat;
+        t = to_ps(g, GD_L2, partition_next_event_l2(g->part[p], nl));
+        best = t < best ? t : best;
+        t = to_ps(g, GD_DRAM, partition_next_event_dram(g->part[p], nd));
+        best = t < best ? t : best;
+        if (best <= t_nat)
+            return t_nat;
+    }
+    for (unsigned ch = 0; ch < g->n_chan; ch++) {
+        t = to_ps(g, GD_DRAM, dram_next_event(g->dram[ch], nd));
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+/* ---- watchdog dump ----------------------------------------------------------------------- */
+
+static void dump_state(struct gpu *g, FILE *f, sim_cycle now)
+{
+    fprintf(f, "GPU state at core cycle %" PRIu64 ": %" PRIu64 " of %" PRIu64 " CTAs dispatched, %" PRIu64
+               " memory requests in flight\n",
+            (uint64_t)now, g->next_cta, g->n_ctas, mem_req_in_flight(&g->pool));
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        /* sm_dump writes one line (which names the SM); indent it, one newline */
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (m) {
+            sm_dump(g->sm[i], m);
+            fclose(m);
+        }
+        while (line && len && (line[len - 1] == '\n' || line[len - 1] == ' '))
+            line[--len] = '\0';
+        fprintf(f, "  %s\n", line ? line : "?");
+        free(line);
+    }
+    fprintf(f, "  icnt_req: %s, icnt_rep: %s\n", icnt_busy(g->req_net) ? "busy" : "idle",
+            icnt_busy(g->rep_net) ? "busy" : "idle");
+    for (unsigned p = 0; p < g->n_parts; p++) {
+        const struct partition_stats *ps = partition_get_stats(g->part[p]);
+        fprintf(f, "  part%u: %s, requests %" PRIu64 ", replies %" PRIu64 ", L2 MSHRs in use %u\n", p,
+                partition_busy(g->part[p]) ? "busy" : "idle", ps->requests, ps->replies,
+                cache_mshr_used(partition_l2(g->part[p])));
+    }
+    for (unsigned ch = 0; ch < g->n_chan; ch++)
+        fprintf(f, "  dram%u: %u queued\n", ch, dram_queue_len(g->dram[ch]));
+}
+
+/* Message with the dump, truncated to the caller's buffer. */
+static void fail_with_dump(struct gpu *g, sim_cycle now, const char *head, char *msg, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        fputs(head, f);
+        fputc('\n', f);
+        dump_state(g, f, now);
+        fclose(f);
+    }
+    snprintf(msg, n, "%s", buf ? buf : head);
+    /* drop a trailing newline */
+    size_t l = strlen(msg);
+    if (l && msg[l - 1] == '\n')
+        msg[l - 1] = '\0';
+    free(buf);
+}
+
+/* ---- completion ----------------------------------------------------------------------------- */
+
+static bool all_done(const struct gpu *g)
+{
+    if (g->next_cta < g->n_ctas || mem_req_in_flight(&g->pool))
+        return false;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        if (sm_busy(g->sm[i]))
+            return false;
+    if (icnt_busy(g->req_net) || icnt_busy(g->rep_net))
+        return false;
+    for (unsigned p = 0; p < g->n_parts; p++)
+        if (partition_busy(g->part[p]))
+            return false;
+    return true;
+}
+
+static void progress_line(struct gpu *g, sim_cycle now, sim_cycle kstart, double t0)
+{
+    double t = host_now();
+    if (t < g->progress_next)
+        return;
+    g->progress_next = t + 1.0;
+    uint64_t done = 0;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        done += sm_get_metrics(g->sm[i])->ctas_done;
+    uint64_t before = g->sum_start[GS_CTAS_DONE];
+    double el = t - t0 > 1e-9 ? t - t0 : 1e-9;
+    fprintf(stderr, "\r[warpsim] kernel %u %s: CTAs %" PRIu64 "/%" PRIu64 ", cycle %" PRIu64 ", %.0f cycles/s, "
+                    "%.0f warp insn/s   ",
+            g->kernel_id, g->kernels[g->nkernels - 1].res.name, done - before, g->n_ctas,
+            (uint64_t)(now - kstart + 1), (double)(now - kstart + 1) / el, (double)g->grid->warp_insns / el);
+    fflush(stderr);
+}
+
+/* ---- one kernel ------------------------------------------------------------------------------ */
+
+static struct gpu_kernel_rec *new_kernel(struct gpu *g)
+{
+    if (g->nkernels == g->cap_kernels) {
+        unsigned nc = g->cap_kernels ? 2 * g->cap_kernels : 16;
+        struct gpu_kernel_rec *k = realloc(g->kernels, sizeof *k * nc);
+        if (!k)
+            return NULL;
+        g->kernels = k;
+        g->cap_kernels = nc;
+    }
+    struct gpu_kernel_rec *k = &g->kernels[g->nkernels];
+    memset(k, 0, sizeof *k);
+    k->sum = calloc(g->nsum, sizeof(uint64_t));
+    if (!k->sum)
+        return NULL;
+    g->nkernels++;
+    return k;
+}
+
+static void mark_broken(struct gpu *g, const char *kernel)
+{
+    g->broken = true;
+    snprintf(g->broken_msg, sizeof g->broken_msg, "the simulated GPU stopped in kernel '%s'", kernel);
+}
+
+int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name, struct gpu_kernel_result *res,
+                   char *msg, size_t n)
+{
+    if (n)
+        msg[0] = '\0';
+    if (g->broken) {
+        snprintf(msg, n, "%s; no further kernels can run on it", g->broken_msg);
+        return -1;
+    }
+    struct gpu_kernel_rec *k = new_kernel(g);
+    if (!k) {
+        snprintf(msg, n, "out of host memory");
+        return -1;
+    }
+    double t0 = host_now();
+    g->progress_next = t0 + 1.0;
+    g->kernel_id = g->nkernels;
+    snprintf(k->res.name, sizeof k->res.name, "%s", kernel_name ? kernel_name : "?");
+    k->res.kernel_id = g->kernel_id;
+    memcpy(k->grid, grid->grid, sizeof k->grid);
+    memcpy(k->block, grid->block, sizeof k->block);
+    g->grid = grid;
+    grid->clock = &g->clock_now;   /* %clock reads the core cycle (see ptx_exec.h) */
+    g->n_ctas = (uint64_t)grid->grid[0] * grid->grid[1] * grid->grid[2];
+    g->next_cta = 0;
+    g->cur_cta_warps = grid->cta_warps;
+    g->kernel_lat_rt_max = 0;
+    k->n_ctas = g->n_ctas;
+    for (unsigned i = 0; i < g->n_sms * g->cta_track_per_sm; i++)
+        g->cta_track[i].cta = UINT64_MAX;
+    memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
+
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        if (sm_kernel_begin(g->sm[i], grid, g->kernel_id, g->cfg.scheduler, msg, n) != 0) {
+            for (unsigned j = 0; j < i; j++)
+                sm_kernel_end(g->sm[j]);
+            k->failed = 1;
+            g->nkernels--;
+            free(k->sum);
+            return -1;
+        }
+    }
+    if (sm_max_ctas(g->sm[0]) == 0) {
+        snprintf(msg, n,
+                 "kernel '%s': one CTA (%u threads, %" PRIu64 " bytes of shared memory) does not fit on an SM "
+                 "(%u threads, %u registers, %u bytes of shared memory)",
+                 k->res.name, grid->cta_threads, grid->smem_bytes, g->cfg.max_threads_per_core,
+                 g->cfg.registers_per_core, g->cfg.shmem_size);
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_kernel_end(g->sm[i]);
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
+    fill_views(g);
+    struct gpu_view v = {g->n_sms, g->views, 0, g->n_ctas, g->kernel_id};
+    memset(g->cta_state, 0, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
+    if (g->cta_ops->init && g->cta_ops->init(g->cta_state, &v) != 0) {
+        snprintf(msg, n, "CTA scheduler '%s' failed to initialise", g->cta_ops->name);
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_kernel_end(g->sm[i]);
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
+
+    const sim_cycle kstart = g->cyc[GD_CORE];
+    k->start_cycle = kstart;
+    gpu_gather(g, g->sum_start, kstart);
+    memcpy(g->sum_prev_sample, g->sum_start, sizeof(uint64_t) * g->nsum);
+    g->sample_prev_cycle = kstart;
+
+    sim_cycle last_progress = kstart, end = kstart;
+    const uint64_t deadlock = g->cfg.deadlock_cycles;
+    int rc = 0;
+    for (;;) {
+        sim_ps T = SIM_NEVER;
+        for (int d = 0; d < GD_COUNT; d++)
+            if (edge_time(g, d) < T)
+                T = edge_time(g, d);
+        sim_cycle now_core = T / g->per[GD_CORE];
+        bool moved = false, skip_ok = false;
+        if (edge_time(g, GD_DRAM) == T) {
+            tick_dram(g, g->cyc[GD_DRAM]);
+            g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
+        }
+        if (edge_time(g, GD_L2) == T) {
+            tick_l2(g, g->cyc[GD_L2]);
+            g->last_tick[GD_L2] = g->cyc[GD_L2]++;
+        }
+        if (edge_time(g, GD_ICNT) == T) {
+            moved = tick_icnt(g, g->cyc[GD_ICNT], now_core);
+            g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
+        }
+        if (moved)
+            last_progress = now_core;
+        if (edge_time(g, GD_CORE) == T) {
+            sim_cycle c = g->cyc[GD_CORE];
+            if (tick_core(g, c))
+                last_progress = c;
+            else
+                skip_ok = true;   /* only a core cycle without progress can start an idle stretch */
+            g->last_tick[GD_CORE] = c;
+            g->cyc[GD_CORE]++;
+            account_cycles(g, c, c + 1, kstart);
+            end = c;
+            bool fault = grid->err != 0;
+            if (!fault && (c & 1023) == 0)
+                for (unsigned i = 0; i < g->n_sms; i++)
+                    fault |= sm_faulted(g->sm[i]);
+            if (fault) {
+                snprintf(msg, n, "%s", grid->msg[0] ? grid->msg : "the executor reported a fault");
+                rc = -1;
+                break;
+            }
+            if (grid->insn_limit && grid->warp_insns >= grid->insn_limit) {
+                grid->err = PTX_EXEC_DEADLOCK;
+                snprintf(grid->msg, sizeof grid->msg,
+                         "========= Watchdog: kernel '%s' exceeded %" PRIu64 " warp instructions", k->res.name,
+                         grid->insn_limit);
+                snprintf(msg, n, "%s", grid->msg);
+                rc = -1;
+                break;
+            }
+            if (all_done(g))
+                break;
+            if (deadlock && c - last_progress >= deadlock) {
+                char head[512];
+                snprintf(head, sizeof head,
+                         "Deadlock: kernel '%s' made no progress for %" PRIu64 " core cycles "
+                         "(-warpsim_deadlock_cycles), at cycle %" PRIu64 " of the kernel",
+                         k->res.name, deadlock, (uint64_t)(c - kstart + 1));
+                fail_with_dump(g, c, head, msg, n);
+                grid->err = PTX_EXEC_DEADLOCK;
+                snprintf(grid->msg, sizeof grid->msg, "%s", head);
+                rc = -1;
+                break;
+            }
+            if (g->cfg.max_cycles && g->tot_cycles + (c - kstart + 1) >= g->cfg.max_cycles) {
+                snprintf(msg, n, "stopped at -gpgpu_max_cycle %" PRIu64 " (kernel '%s' unfinished)",
+                         g->cfg.max_cycles, k->res.name);
+                rc = -1;
+                break;
+            }
+            if (g->progress && (c & 4095) == 0)
+                progress_line(g, c, kstart, t0);
+        }
+        if (g->idle_skip) {
+            sim_ps t_nat = SIM_NEVER;
+            for (int d = 0; d < GD_COUNT; d++)
+                if (edge_time(g, d) < t_nat)
+                    t_nat = edge_time(g, d);
+            /* the core edge that will see the kernel complete must not be skipped */
+            if (!skip_ok || (g->next_cta >= g->n_ctas && mem_req_in_flight(&g->pool) == 0 && all_done(g)))
+                continue;
+            sim_cycle deadline = deadlock ? last_progress + deadlock : SIM_NEVER;
+            if (g->cfg.max_cycles) {
+                sim_cycle mc = kstart + (g->cfg.max_cycles > g->tot_cycles ? g->cfg.max_cycles - g->tot_cycles - 1 : 0);
+                deadline = mc < deadline ? mc : deadline;
+            }
+            sim_ps tn = next_event_time(g, t_nat, deadline);
+            if (tn != SIM_NEVER && tn > t_nat) {
+                sim_cycle c0 = g->cyc[GD_CORE];
+                for (int d = 0; d < GD_COUNT; d++) {
+                    sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
+                    if (nc > g->cyc[d])
+                        g->cyc[d] = nc;
+                }
+                if (g->cyc[GD_CORE] > c0) {
+                    account_cycles(g, c0, g->cyc[GD_CORE], kstart);
+                    g->skips++;
+                    g->skipped_core_cycles += g->cyc[GD_CORE] - c0;
+                }
+            }
+        }
+    }
+
+    /* every domain ticks its last edge inside the kernel (see gpu_set_idle_skip) */
+    if (rc == 0) {
+        sim_ps te = end * g->per[GD_CORE];
+        sim_cycle e = te / g->per[GD_DRAM];
+        if (g->last_tick[GD_DRAM] == SIM_NEVER || g->last_tick[GD_DRAM] < e) {
+            tick_dram(g, e);
+            g->last_tick[GD_DRAM] = e;
+        }
+        e = te / g->per[GD_L2];
+        if (g->last_tick[GD_L2] == SIM_NEVER || g->last_tick[GD_L2] < e) {
+            tick_l2(g, e);
+            g->last_tick[GD_L2] = e;
+        }
+        e = te / g->per[GD_ICNT];
+        if (g->last_tick[GD_ICNT] == SIM_NEVER || g->last_tick[GD_ICNT] < e) {
+            tick_icnt(g, e, end);
+            g->last_tick[GD_ICNT] = e;
+        }
+    }
+
+    for (unsigned i = 0; i < g->n_sms; i++)
+        sm_kernel_end(g->sm[i]);
+    g->ctr_mem_req_alloc = g->pool.allocated;
+    g->ctr_mem_req_retired = g->pool.retired;
+    if (rc == 0 && g->pool.allocated != g->pool.retired) {
+        snprintf(msg, n,
+                 "internal error: memory request conservation violated after kernel '%s': %" PRIu64
+                 " requests allocated, %" PRIu64 " retired",
+                 k->res.name, g->pool.allocated, g->pool.retired);
+        rc = -1;
+    }
+
+    /* statistics of the kernel */
+    k->end_cycle = end;
+    k->res.cycles = end - kstart + 1;
+    k->res.thread_insns = grid->thread_insns;
+    k->res.warp_insns = grid->warp_insns;
+    k->res.ipc = (double)grid->thread_insns / (double)k->res.cycles;
+    k->lat_rt_max = g->kernel_lat_rt_max;
+    gpu_gather(g, g->sum_now, end + 1);
+    for (unsigned i = 0; i < g->nsum; i++)
+        k->sum[i] = g->sum_now[i] - g->sum_start[i];
+    if (rc == 0)
+        grid->ctas_done = k->sum[GS_CTAS_DONE];
+    if (g->ts)
+        gpu_ts_sample(g, end + 1, 1);
+    g->tot_cycles += k->res.cycles;
+    k->host_seconds = host_now() - t0;
+    g->tot_host_seconds += k->host_seconds;
+    g->grid = NULL;
+    grid->clock = NULL;
+    if (g->progress)
+        fputs("\r\033[K", stderr);
+    if (g->ts)
+        fflush(g->ts);
+    if (g->warps)
+        fflush(g->warps);
+    if (rc != 0) {
+        k->failed = 1;
+        mark_broken(g, k->res.name);
+    }
+    if (res)
+        *res = k->res;
+    return rc;
+}
