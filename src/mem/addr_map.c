@@ -192,3 +192,66 @@ void addr_map_decode(const struct addr_map *m, uint64_t addr, struct dram_loc *o
     out->col = (uint32_t)am_extract(a, m->mask_col);
     out->sub = out->bank & (m->n_sub_per_chan - 1);
 }
+
+/* remove bit `bit` from a, shifting the bits above it down by one */
+static uint64_t squeeze_bit(uint64_t a, unsigned bit)
+{
+    uint64_t low = bit ? (a & (((uint64_t)1 << bit) - 1)) : 0;
+    return low | ((a >> (bit + 1)) << bit);
+}
+
+/* insert bit value v at position `bit`, shifting the bits above it up by one */
+static uint64_t insert_bit(uint64_t a, unsigned bit, unsigned v)
+{
+    uint64_t low = bit ? (a & (((uint64_t)1 << bit) - 1)) : 0;
+    return low | ((uint64_t)(v & 1) << bit) | ((a >> bit) << (bit + 1));
+}
+
+static unsigned sub_bit_positions(const struct addr_map *m, unsigned *pos)
+{
+    unsigned nsub = 0, k = 0;
+    while ((1u << nsub) < m->n_sub_per_chan)
+        nsub++;
+    for (unsigned b = 0; b < 64 && k < nsub && k < 8; b++)
+        if (m->mask_bank >> b & 1)
+            pos[k++] = b;
+    return k;
+}
+
+uint64_t addr_map_global_addr(const struct addr_map *m, uint64_t local, unsigned chan, unsigned sub)
+{
+    uint64_t a = local;
+    unsigned pos[8], k = sub_bit_positions(m, pos);
+    for (unsigned i = 0; i < k; i++)              /* lowest first: positions refer to the full address */
+        a = insert_bit(a, pos[i], sub >> i);
+    if (m->dramid_bit >= 0) {
+        unsigned sh = (unsigned)m->dramid_bit;
+        uint64_t lo = sh ? (a & (((uint64_t)1 << sh) - 1)) : 0;
+        a = (((a >> sh) * m->n_chan + chan) << sh) | lo;
+    } else if (m->mask_chan) {
+        unsigned i = 0;
+        for (unsigned b = 0; b < 64; b++)
+            if (m->mask_chan >> b & 1)
+                a = insert_bit(a, b, chan >> i++);
+    }
+    return a;
+}
+
+uint64_t addr_map_local_addr(const struct addr_map *m, uint64_t addr)
+{
+    uint64_t a = addr;
+    if (m->dramid_bit >= 0) {
+        unsigned sh = (unsigned)m->dramid_bit;
+        uint64_t lo = sh ? (a & (((uint64_t)1 << sh) - 1)) : 0;
+        a = ((a >> sh) / m->n_chan << sh) | lo;
+    } else if (m->mask_chan) {
+        for (int b = 63; b >= 0; b--)
+            if (m->mask_chan >> b & 1)
+                a = squeeze_bit(a, (unsigned)b);
+    }
+    /* the sub-partition is the lowest bank bit(s): drop them too (highest first) */
+    unsigned pos[8], k = sub_bit_positions(m, pos);
+    while (k > 0)
+        a = squeeze_bit(a, pos[--k]);
+    return a;
+}

@@ -32,6 +32,15 @@ struct addr_map {
 int addr_map_parse(struct addr_map *m, const char *s, unsigned n_chan, unsigned n_sub_per_chan,
                    unsigned n_banks, char *msg, size_t n, unsigned *col);
 void addr_map_decode(const struct addr_map *m, uint64_t addr, struct dram_loc *out);
+/* The address as seen inside one sub-partition: the channel bits and the
+   sub-partition (lowest bank) bits squeezed out, so that an L2 slice indexes
+   its sets with bits that vary among the addresses it actually receives
+   (indexing with the raw address would leave the sets that alias the channel
+   and sub-partition bits unused). A bijection per sub-partition. */
+uint64_t addr_map_local_addr(const struct addr_map *m, uint64_t addr);
+/* Inverse of addr_map_local_addr for the sub-partition (chan, sub). */
+uint64_t addr_map_global_addr(const struct addr_map *m, uint64_t local, unsigned chan, unsigned sub);
+
 /* Global sub-partition index (chan * n_sub_per_chan + sub). */
 static inline unsigned addr_map_subpart(const struct addr_map *m, uint64_t addr)
 {

@@ -213,10 +213,19 @@ static struct mem_req *part_new_req(struct mem_partition *p, uint64_t addr, uint
     return r;
 }
 
-static void part_writeback(struct mem_partition *p, uint64_t wb_addr)
+/* The L2 slice holds sub-partition-local addresses (addr_map_local_addr). */
+static uint64_t part_local(const struct mem_partition *p, uint64_t addr)
 {
-    if (wb_addr != UINT64_MAX)
-        part_to_dram(p, part_new_req(p, wb_addr, MRT_WRITE, &p->tag_wb));
+    return addr_map_local_addr(p->map, addr);
+}
+
+static void part_writeback(struct mem_partition *p, uint64_t wb_local)
+{
+    if (wb_local == UINT64_MAX)
+        return;
+    unsigned nsub = p->map->n_sub_per_chan;
+    uint64_t addr = addr_map_global_addr(p->map, wb_local, p->id / nsub, p->id % nsub);
+    part_to_dram(p, part_new_req(p, addr, MRT_WRITE, &p->tag_wb));
 }
 
 static void part_fill(struct mem_partition *p, sim_cycle now)
@@ -229,7 +238,7 @@ static void part_fill(struct mem_partition *p, sim_cycle now)
         return;
     }
     uint64_t wb = UINT64_MAX;
-    unsigned n = cache_fill(p->l2, r->addr, now, p->waiters, p->wcap, &wb);
+    unsigned n = cache_fill(p->l2, part_local(p, r->addr), now, p->waiters, p->wcap, &wb);
     SIM_ASSERT(n <= p->wcap);
     mem_req_free(p->pool, r);
     part_writeback(p, wb);
@@ -249,7 +258,8 @@ static void part_lookup(struct mem_partition *p, sim_cycle now)
         return;
     bool is_write = r->type != MRT_READ;   /* atomics dirty the line */
     bool wants_reply = r->type != MRT_WRITE;
-    bool present = cache_probe(p->l2, r->addr);
+    uint64_t local = part_local(p, r->addr);
+    bool present = cache_probe(p->l2, local);
     uint32_t need = present ? (is_write && p->write_through ? 1u : 0u) : 2u;
     if (fifo_free(&p->to_dram) < need) {
         p->st.dram_stall++;
@@ -260,7 +270,7 @@ static void part_lookup(struct mem_partition *p, sim_cycle now)
         return;
     }
     uint64_t wb = UINT64_MAX;
-    enum cache_result res = cache_access(p->l2, r->addr, is_write, r->pc, (uint64_t)(uintptr_t)r, now, &wb, NULL);
+    enum cache_result res = cache_access(p->l2, local, is_write, r->pc, (uint64_t)(uintptr_t)r, now, &wb, NULL);
     if (res == CACHE_RESERVATION_FAIL) {
         p->st.l2_res_fail++;
         return;
