@@ -41,6 +41,8 @@ struct workload {
     /* Run at the requested size with the module already loaded. Returns
        WS_SUCCESS when every API call succeeded (verification is separate, in r). */
     ws_status (*run)(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, struct wl_result *r);
+    int micro;             /* 1 = microbenchmark (latency/bandwidth calibration, docs/microbench.md),
+                              listed apart from the applications */
 };
 
 /* registry (workloads/registry.c) */
