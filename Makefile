@@ -1,9 +1,9 @@
 # warpsim - convenience front end over CMake.
 #
-#   make run     install what is missing, build, run the main job (bfs, small, verified)
+#   make run     install what is missing, build, run the main job (bfs, small, GTX480 timing model, verified)
 #   make test    install what is missing, build normal + ASan/UBSan, run every test in both
 #   make ptx     regenerate workloads/*/*.ptx and *.ptxas with nvcc/ptxas (needs the CUDA toolkit)
-#   make bench   functional-mode speed benchmark
+#   make bench   timing-model speed benchmark (make bench-functional: the functional executor)
 #   make test-slow   also the small-size workload runs (minutes)
 
 BUILD     ?= build
@@ -11,7 +11,7 @@ BUILD_SAN ?= build-san
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-san run test test-slow bench ptx clean
+.PHONY: all deps build build-san run test test-slow bench bench-functional ptx clean
 
 all: build
 
@@ -27,7 +27,7 @@ build-san: deps
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
 run: build
-	./$(BUILD)/warpsim run bfs --size small --functional -o $(BUILD)/bfs-small.json
+	./$(BUILD)/warpsim run bfs --size small -o $(BUILD)/bfs-small.json
 
 test: build build-san
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE slow
@@ -37,6 +37,9 @@ test-slow: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L slow
 
 bench: build
+	./$(BUILD)/warpsim bench
+
+bench-functional: build
 	./$(BUILD)/warpsim bench --functional
 
 # ---- PTX generation (only when a .cu changes; the .ptx files are committed) ----
