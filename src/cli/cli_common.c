@@ -180,7 +180,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
     if (g) {
         CAPTURE(x->timing_text, gpu_report_text_ex(g, f, x->per_kernel_text));
         CAPTURE(x->timing_json, gpu_report_json(g, f, 2));
-        CAPTURE(x->effective_config, gpu_config_write(f, gpu_config(g)));
+        CAPTURE(x->effective_config, (gpu_config_write(f, gpu_config(g)), gpu_write_policy_params(g, f)));
     }
     wsDestroy(ctx);
     if (x->progress)

@@ -2,13 +2,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "policy/params.h"
 
 int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            puts("usage: warpsim list\n\nList the bundled workloads with what each computes and how its output is "
-                 "checked:\nthe applications, then the latency/bandwidth microbenchmarks (docs/microbench.md).");
+            puts("usage: warpsim list [--policies]\n\nList the bundled workloads with what each computes and how its "
+                 "output is checked:\nthe applications, then the latency/bandwidth microbenchmarks "
+                 "(docs/microbench.md).\n\n  --policies   list the warp schedulers, CTA schedulers and cache "
+                 "replacement policies\n               with their parameters and defaults");
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--policies") == 0) {
+            policy_list(stdout);
             return EXIT_OK;
         }
         fprintf(stderr, "warpsim list: unexpected argument '%s'\n", argv[i]);

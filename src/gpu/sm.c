@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/sm_int.h"
+#include "policy/params.h"
 
 /* ---- construction ------------------------------------------------------------------ */
 
@@ -198,6 +199,8 @@ static void sm_kernel_free(struct sm *s)
     s->grid = NULL;
 }
 
+void sm_set_policy_params(struct sm *s, const struct policy_params *pp) { s->pparams = pp; }
+
 int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, const char *warp_sched, char *msg,
                     size_t n)
 {
@@ -282,6 +285,13 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
         }
         sc->st = calloc(1, ops->state_size ? ops->state_size : 1);
         struct sm_view v = {s->id, k, s->n_sched, s->max_warps};
+        struct cfg_error perr;
+        if (sc->st && policy_params_apply(s->pparams, "warp_sched", ops->name, ops->params, ops->nparams, sc->st,
+                                          &perr) != 0) {
+            sm_kernel_free(s);
+            snprintf(msg, n, "%s", perr.msg);
+            return -1;
+        }
         if (!sc->st || (ops->init && ops->init(sc->st, &v) != 0)) {
             sm_kernel_free(s);
             snprintf(msg, n, "warp scheduler '%s' failed to initialise", ops->name);

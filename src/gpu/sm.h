@@ -91,6 +91,11 @@ void sm_reg_stats(struct sm *s, struct stats *st, const char *prefix);
 const struct sm_metrics *sm_get_metrics(const struct sm *s);
 void sm_set_warp_done_hook(struct sm *s, sm_warp_done_fn fn, void *user);
 
+/* Dotted policy parameters (policy/params.h) applied to the warp scheduler's
+   state at each kernel start; NULL = the policy's defaults. */
+struct policy_params;
+void sm_set_policy_params(struct sm *s, const struct policy_params *pp);
+
 /* Kernel boundaries: bind the grid (CTAs allocate their executor state here,
    not in the tick loop) and choose the warp scheduler; -1 with a message on
    failure (e.g. unknown policy). */

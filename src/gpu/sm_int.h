@@ -124,8 +124,11 @@ struct sm_load {
     uint32_t keys[PTX_PEEK_MAX_DST];
 };
 
+struct policy_params;
+
 struct sm {
     const struct gpu_config *g;
+    const struct policy_params *pparams;   /* dotted policy parameters, may be NULL */
     unsigned id;
     const struct addr_map *map;
     struct mem_req_pool *pool;

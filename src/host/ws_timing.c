@@ -22,13 +22,19 @@ ws_status ws_set_timing_config(ws_ctx *ctx, struct cfg *c, int warn_unknown, FIL
     struct cfg_error e;
     memset(&e, 0, sizeof e);
     char buf[1024];
-    if (gpu_config_load(&gc, c, &e) != 0 || cfg_check_unused(c, warn_unknown, warn ? warn : stderr, &e) != 0) {
+    if (gpu_config_load(&gc, c, &e) != 0) {
         cfg_error_format(&e, buf, sizeof buf);
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);
     }
     struct gpu *g = gpu_new(&gc, buf, sizeof buf);
     if (!g)
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);
+    /* policy parameters are options too: take them before looking for unknown ones */
+    if (gpu_set_policy_params(g, c, &e) != 0 || cfg_check_unused(c, warn_unknown, warn ? warn : stderr, &e) != 0) {
+        cfg_error_format(&e, buf, sizeof buf);
+        gpu_free(g);
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);
+    }
     gpu_free(ctx->gpu);
     ctx->gpu = g;
     /* %nsmid follows the machine unless the caller fixed it */

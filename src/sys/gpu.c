@@ -226,9 +226,48 @@ void gpu_free(struct gpu *g)
     for (unsigned k = 0; k < g->nkernels; k++)
         free(g->kernels[k].sum);
     free(g->kernels);
+    if (g->pparams.arena)
+        arena_free(g->pparams.arena);
     if (g->arena)
         arena_free(g->arena);
     free(g);
+}
+
+int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err)
+{
+    if (g->pparams.arena)
+        arena_free(g->pparams.arena);
+    g->pparams.arena = arena_new(0);
+    if (!g->pparams.arena) {
+        snprintf(err->msg, sizeof err->msg, "out of host memory");
+        return -1;
+    }
+    if (policy_params_collect(&g->pparams, c, err) != 0)
+        return -1;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        sm_set_policy_params(g->sm[i], &g->pparams);
+    return 0;
+}
+
+/* Apply the parameters to a scratch state of the policy and print its values. */
+static void write_params(const struct gpu *g, FILE *f, const char *kind, const char *name, const struct cfg_opt *p,
+                         size_t np, size_t state_size)
+{
+    if (!np)
+        return;
+    void *st = calloc(1, state_size ? state_size : 1);
+    struct cfg_error e;
+    if (st && policy_params_apply(g->pparams.arena ? &g->pparams : NULL, kind, name, p, np, st, &e) == 0)
+        policy_params_write(f, kind, name, p, np, st);
+    free(st);
+}
+
+void gpu_write_policy_params(const struct gpu *g, FILE *f)
+{
+    const struct warp_sched_ops *w = warp_sched_find(g->cfg.scheduler);
+    if (w)
+        write_params(g, f, "warp_sched", w->name, w->params, w->nparams, w->state_size);
+    write_params(g, f, "cta_sched", g->cta_ops->name, g->cta_ops->params, g->cta_ops->nparams, g->cta_ops->state_size);
 }
 
 /* Open (truncate) an output now, so that a bad path is reported before the run. */

@@ -44,6 +44,13 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n);
 void gpu_free(struct gpu *g);
 const struct gpu_config *gpu_config(const struct gpu *g);
 
+/* Take the dotted policy parameters of c (-warp_sched.gto.x, -cta_sched.dyncta.t_idle ...):
+   validated against the registered policies, marked used, copied; applied to
+   each policy's state when a kernel starts.  -1 with *err (position of the entry). */
+int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err);
+/* The active policies' parameters as dotted options (for the effective config). */
+void gpu_write_policy_params(const struct gpu *g, FILE *f);
+
 /* Outputs (NULL = off).  The files are created (truncated) at once, so a bad
    path fails here, and rows are appended per kernel (docs/timing.md lists the
    columns). */

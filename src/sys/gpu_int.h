@@ -25,9 +25,11 @@
 #include "mem/dram.h"
 #include "mem/mem_req.h"
 #include "mem/partition.h"
+#include "policy/params.h"
 #include "noc/icnt.h"
 #include "policy/cta_sched.h"
 #include "sys/gpu.h"
+#include "policy/params.h"
 
 /* clock domains, in the order they tick at a shared edge (reverse pipeline order) */
 enum gpu_dom { GD_DRAM = 0, GD_L2, GD_ICNT, GD_CORE, GD_COUNT };
@@ -91,6 +93,7 @@ struct gpu {
     /* CTA dispatch */
     const struct cta_sched_ops *cta_ops;
     void *cta_state;
+    struct policy_params pparams;      /* dotted policy parameters (own arena) */
     struct sm_cta_view *views;         /* [n_sms] */
     uint64_t next_cta, n_ctas;
     unsigned cur_cta_warps;            /* warps per CTA of the running kernel */

@@ -495,8 +495,14 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     fill_views(g);
     struct gpu_view v = {g->n_sms, g->views, 0, g->n_ctas, g->kernel_id};
     memset(g->cta_state, 0, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
-    if (g->cta_ops->init && g->cta_ops->init(g->cta_state, &v) != 0) {
-        snprintf(msg, n, "CTA scheduler '%s' failed to initialise", g->cta_ops->name);
+    struct cfg_error perr;
+    int prc = policy_params_apply(g->pparams.arena ? &g->pparams : NULL, "cta_sched", g->cta_ops->name,
+                                  g->cta_ops->params, g->cta_ops->nparams, g->cta_state, &perr);
+    if (prc != 0 || (g->cta_ops->init && g->cta_ops->init(g->cta_state, &v) != 0)) {
+        if (prc != 0)
+            snprintf(msg, n, "%s", perr.msg);
+        else
+            snprintf(msg, n, "CTA scheduler '%s' failed to initialise", g->cta_ops->name);
         for (unsigned i = 0; i < g->n_sms; i++)
             sm_kernel_end(g->sm[i]);
         g->nkernels--;
