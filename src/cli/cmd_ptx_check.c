@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "fe/ptx/ptx_ir.h"
+#include "fe/ptx/ptx_slice.h"
 
 static void describe_func(const struct ptx_module *m, const struct ptx_func *f)
 {
@@ -44,6 +45,40 @@ static void describe_func(const struct ptx_module *m, const struct ptx_func *f)
         printf("  .maxnreg %u\n", f->maxnreg);
 }
 
+/* --slices: which global loads/stores have an address computable from the
+   launch alone (locality-aware scheduling, fe/ptx/ptx_slice.h) and why not */
+static void describe_slices(const struct ptx_module *m, int fi)
+{
+    char msg[256];
+    struct ptx_slice_set *s = ptx_slice_build(m, fi, 0, msg, sizeof msg);
+    /* the same with loop-carried values taken on loop entry (the loop_entry parameter of the las policies) */
+    struct ptx_slice_set *le = ptx_slice_build(m, fi, PTX_SLICE_LOOP_ENTRY, msg, sizeof msg);
+    if (!s || !le) {
+        printf("  address slices: %s\n", msg);
+        ptx_slice_free(s);
+        ptx_slice_free(le);
+        return;
+    }
+    unsigned ok = 0;
+    for (uint32_t k = 0; k < s->naccess; k++)
+        ok += s->acc[k].status == PTX_SLICE_OK;
+    printf("  address slices: %u global load/store(s), %u sliced, %u not; %u array(s)", s->naccess, ok,
+           s->naccess - ok, s->narrays);
+    for (uint32_t a = 0; a < s->narrays; a++)
+        printf("%s%s", a ? ", " : ": ", s->arrays[a].name);
+    printf("\n");
+    for (uint32_t k = 0; k < s->naccess; k++) {
+        char line[512];
+        ptx_slice_describe(s, k, line, sizeof line);
+        int first_iter = s->acc[k].status != PTX_SLICE_OK && le->acc[k].status == PTX_SLICE_OK;
+        printf("    %s%s\n", line, first_iter ? " (its first iteration is sliceable: loop_entry)" : "");
+    }
+    if (s->ncalls)
+        printf("    (%u call(s): accesses inside called functions are not analysed)\n", s->ncalls);
+    ptx_slice_free(s);
+    ptx_slice_free(le);
+}
+
 /* FILE.ptx -> FILE.ptxas beside it, when `make ptx` recorded one */
 static void apply_ptxas_beside(struct ptx_module *m, const char *path)
 {
@@ -64,13 +99,23 @@ static void apply_ptxas_beside(struct ptx_module *m, const char *path)
 int cmd_ptx_check(int argc, char **argv)
 {
     const char *path = NULL;
+    int slices = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            puts("usage: warpsim ptx-check FILE.ptx\n\n"
+            puts("usage: warpsim ptx-check [--slices] FILE.ptx\n\n"
                  "Parse and validate a PTX file as warpsim would load it. On success print each kernel and\n"
                  "function with its parameters, registers, local and shared memory. On error print one line\n"
-                 "FILE:LINE:COLUMN: error: MESSAGE to stderr and exit with status 1.");
+                 "FILE:LINE:COLUMN: error: MESSAGE to stderr and exit with status 1.\n\n"
+                 "  --slices   for every kernel, each global load and store: whether its address was sliced\n"
+                 "             (computable from block/thread indices, parameters and constants, for the\n"
+                 "             locality-aware schedulers), the data array it belongs to, or why not; and\n"
+                 "             whether a loop-carried address is sliceable for its first iteration (the\n"
+                 "             loop_entry parameter of the las CTA and warp schedulers)");
             return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--slices") == 0) {
+            slices = 1;
+            continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "warpsim ptx-check: unknown option '%s'\n", argv[i]);
@@ -108,8 +153,11 @@ int cmd_ptx_check(int argc, char **argv)
     printf("module: %" PRIu64 " bytes static shared, %" PRIu64 " bytes global, %" PRIu64 " bytes constant variables\n",
            m->shared_static_bytes, m->global_bytes, m->const_bytes);
     for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (!m->funcs[i].is_extern)
+        if (!m->funcs[i].is_extern) {
             describe_func(m, &m->funcs[i]);
+            if (slices && m->funcs[i].is_entry)
+                describe_slices(m, (int)i);
+        }
     ptx_module_free(m);
     return 0;
 }

@@ -185,10 +185,18 @@ static void sm_kernel_free(struct sm *s)
             s->cta[i].allocated = 0;
         }
     for (unsigned k = 0; k < s->n_sched; k++) {
+        if (s->sched[k].st && s->ops && s->ops->fini)
+            s->ops->fini(s->sched[k].st);
         free(s->sched[k].st);
         s->sched[k].st = NULL;
     }
     free(s->func_base);
+    free(s->bb_len);
+    free(s->bb_ninsns);
+    free(s->bb_mem);
+    s->bb_len = NULL;
+    s->bb_ninsns = NULL;
+    s->bb_mem = NULL;
     free(s->relmem);
     free(s->tagmem);
     free(s->loads);
@@ -200,6 +208,51 @@ static void sm_kernel_free(struct sm *s)
 }
 
 void sm_set_policy_params(struct sm *s, const struct policy_params *pp) { s->pparams = pp; }
+void sm_set_locality(struct sm *s, const struct cta_locality *loc) { s->loc = loc; }
+
+/* Basic-block lengths for the warp policies (sm_view.bb_len): per function,
+   leaders as in the CFG analysis (instruction 0, branch targets, the
+   instruction after a bra/ret/exit/trap); for each pc the instructions from
+   it to the next leader.  -1 when out of host memory. */
+static int sm_bb_build(struct sm *s, const struct ptx_module *mod)
+{
+    uint32_t nf = mod->nfuncs ? mod->nfuncs : 1;
+    size_t total = 1;
+    for (uint32_t f = 0; f < mod->nfuncs; f++)
+        total += mod->funcs[f].ninsns;
+    s->bb_len = calloc(nf, sizeof *s->bb_len);
+    s->bb_ninsns = calloc(nf, sizeof *s->bb_ninsns);
+    s->bb_mem = calloc(total, sizeof *s->bb_mem);
+    if (!s->bb_len || !s->bb_ninsns || !s->bb_mem)
+        return -1;
+    uint32_t *len = s->bb_mem;
+    for (uint32_t f = 0; f < mod->nfuncs; f++) {
+        const struct ptx_func *fn = &mod->funcs[f];
+        uint32_t n = fn->ninsns;
+        s->bb_len[f] = len;
+        s->bb_ninsns[f] = n;
+        /* mark leaders in len[] first (1 = leader), then count backwards */
+        for (uint32_t i = 0; i < n; i++) {
+            const struct ptx_insn *in = &fn->insns[i];
+            if (i == 0)
+                len[i] = 1;
+            if (in->op == PO_BRA && in->o[0].kind == POK_LABEL && in->o[0].imm >= 0 && in->o[0].imm < (int64_t)n)
+                len[in->o[0].imm] = 1;
+            if ((in->op == PO_BRA || in->op == PO_RET || in->op == PO_EXIT || in->op == PO_TRAP) && i + 1 < n)
+                len[i + 1] = 1;
+        }
+        uint32_t run = 0;
+        bool next_leads = true;   /* the end of the function closes the last block */
+        for (uint32_t i = n; i-- > 0;) {
+            bool leads = len[i] != 0;
+            run = next_leads ? 1 : run + 1;
+            len[i] = run;
+            next_leads = leads;
+        }
+        len += n;
+    }
+    return 0;
+}
 
 int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, const char *warp_sched, char *msg,
                     size_t n)
@@ -236,6 +289,11 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
         s->func_base[f] = at;
         uint64_t bytes = (uint64_t)mod->funcs[f].ninsns * SM_INSN_BYTES;
         at += (bytes + line - 1) / line * line + line;
+    }
+    if (sm_bb_build(s, mod) != 0) {
+        sm_kernel_free(s);
+        snprintf(msg, n, "out of host memory for the SM timing state");
+        return -1;
     }
     s->reg_lanes = (uint32_t)(grid->ki->reg_lanes ? grid->ki->reg_lanes : 1);
     size_t keys = (size_t)s->max_warps * s->reg_lanes;
@@ -284,7 +342,15 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
             sc->view[j].slot = slot;
         }
         sc->st = calloc(1, ops->state_size ? ops->state_size : 1);
-        struct sm_view v = {s->id, k, s->n_sched, s->max_warps};
+        struct sm_view v = {.sm_id = s->id, .sched_id = k, .n_sched = s->n_sched, .max_warps = s->max_warps,
+                            .bb_len = s->bb_len, .bb_ninsns = s->bb_ninsns, .nfuncs = s->nfuncs};
+        char why[512] = "";
+        v.kernel_id = kernel_id;
+        v.err = why;
+        v.err_len = sizeof why;
+        v.loc = s->loc;
+        v.max_ctas = s->max_ctas < s->g->max_cta_per_core ? s->max_ctas : s->g->max_cta_per_core;
+        v.cta_warps = grid->cta_warps;
         struct cfg_error perr;
         if (sc->st && policy_params_apply(s->pparams, "warp_sched", ops->name, ops->params, ops->nparams, sc->st,
                                           &perr) != 0) {
@@ -294,7 +360,10 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
         }
         if (!sc->st || (ops->init && ops->init(sc->st, &v) != 0)) {
             sm_kernel_free(s);
-            snprintf(msg, n, "warp scheduler '%s' failed to initialise", ops->name);
+            if (why[0])
+                snprintf(msg, n, "warp scheduler '%s': %s", ops->name, why);
+            else
+                snprintf(msg, n, "warp scheduler '%s' failed to initialise", ops->name);
             return -1;
         }
     }
@@ -344,6 +413,8 @@ static void sm_view_refresh(struct sm *s, unsigned slot)
     v->cta_paused = s->cta[w->cta_slot].paused;
     v->issued = w->insns;
     v->pc = w->nx.pc;
+    v->start = w->start;
+    v->warp_in_cta = w->warp_in_cta;
     v->ready = v->waiting_mem = v->at_barrier = 0;
 }
 
@@ -422,6 +493,31 @@ void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused)
         if (s->warp[slot].cta_slot == cta_slot)
             s->sched[slot % s->n_sched].view[slot / s->n_sched].cta_paused = paused;
     }
+}
+
+bool sm_policy_sample(const struct sm *s, double *v)
+{
+    if (!s->grid || !s->ops || !s->ops->sample)
+        return false;
+    double acc = 0;
+    bool first = true;
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        if (!s->sched[k].live)
+            continue;   /* no warps: its state may still describe departed ones */
+        double x = s->ops->sample(s->sched[k].st);
+        acc = first ? x : s->ops->sample_max ? (x > acc ? x : acc) : acc + x;
+        first = false;
+    }
+    *v = acc;
+    return true;
+}
+
+int sm_cta_slot(const struct sm *s, uint64_t cta_linear)
+{
+    for (unsigned c = 0; s->grid && c < s->g->max_cta_per_core; c++)
+        if (s->cta[c].used && s->cta[c].linear == cta_linear)
+            return (int)c;
+    return -1;
 }
 
 /* A warp that exited and whose pending writes are done leaves the SM; the

@@ -95,6 +95,11 @@ void sm_set_warp_done_hook(struct sm *s, sm_warp_done_fn fn, void *user);
    state at each kernel start; NULL = the policy's defaults. */
 struct policy_params;
 void sm_set_policy_params(struct sm *s, const struct policy_params *pp);
+/* addition: the running kernel's access ranges for a locality-aware warp
+   policy (sm_view.loc), set before sm_kernel_begin; NULL = none.  The
+   caller keeps it alive until sm_kernel_end. */
+struct cta_locality;
+void sm_set_locality(struct sm *s, const struct cta_locality *loc);
 
 /* Kernel boundaries: bind the grid (CTAs allocate their executor state here,
    not in the tick loop) and choose the warp scheduler; -1 with a message on
@@ -111,6 +116,13 @@ bool sm_can_take_cta(const struct sm *s);
 void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now);
 /* CTA pausing (DYNCTA): paused CTAs' warps are visited after all others. */
 void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused);
+/* addition: the CTA slot holding resident CTA cta_linear, -1 when it is not resident. */
+int sm_cta_slot(const struct sm *s, uint64_t cta_linear);
+
+/* addition: the warp policy's time-series value (warp_sched_ops.sample,
+   combined over the SM's schedulers that have warps, 0 when none has);
+   false when the policy has none or no kernel is bound. */
+bool sm_policy_sample(const struct sm *s, double *v);
 
 /* One core cycle. Returns true if anything happened (progress, for the watchdog). */
 bool sm_cycle(struct sm *s, sim_cycle now);

@@ -129,6 +129,7 @@ struct policy_params;
 struct sm {
     const struct gpu_config *g;
     const struct policy_params *pparams;   /* dotted policy parameters, may be NULL */
+    const struct cta_locality *loc;     /* access ranges for the warp policy (sm_set_locality), may be NULL */
     unsigned id;
     const struct addr_map *map;
     struct mem_req_pool *pool;
@@ -154,6 +155,9 @@ struct sm {
     uint32_t regs_per_cta, reg_lanes;
     uint64_t *func_base;                /* [module nfuncs] code address of each function */
     uint32_t nfuncs;
+    const uint32_t **bb_len;            /* [nfuncs] basic-block lengths per pc (sm_view.bb_len) */
+    uint32_t *bb_ninsns;                /* [nfuncs] */
+    uint32_t *bb_mem;                   /* the lengths of every function, one after another */
     sim_cycle *relmem;
     uint32_t *tagmem;
     struct sm_load *loads;
@@ -192,6 +196,12 @@ struct sm {
     bool woken;                         /* a warp's answer was invalidated since the issue stage */
     bool no_freeze;                     /* tests: probe every cycle (freezing must not change results) */
     uint32_t gen_counter;               /* fetch generations, unique per SM */
+    /* warp_view.age_rank (policies with needs_rank): the live warps in age
+       order, rebuilt when the live set or next_age differ from the ones it
+       was built from (a launch always moves next_age) */
+    uint8_t age_list[SM_MAX_WARPS];
+    unsigned n_age;
+    uint64_t age_live, age_next;
 };
 
 /* metrics classes of a cycle (for skipped-cycle catch-up) */

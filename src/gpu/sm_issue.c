@@ -375,6 +375,37 @@ static inline void sm_view_probe(struct warp_view *v, const struct sm_warp *w, u
     v->ready = r == STALL_NONE;
     v->at_barrier = r == STALL_SYNC;
     v->waiting_mem = w->rep_mem;
+    /* chk_seq names the missed load the dependency waits for (set by the check the answer came from) */
+    v->waiting_miss = (r == STALL_DATA || r == STALL_DATA_CACHE_MISS) && w->chk_seq != 0;
+}
+
+/* warp_view.age_rank for policies with needs_rank: older live warps of the
+   whole SM that are not at a barrier (barrier waiters hold no place: they
+   wait for younger warps of their CTA).  Read at the start of the cycle, so a
+   barrier reached or released by an earlier scheduler in this cycle shows
+   from the next one. */
+static void sm_rank_warps(struct sm *s)
+{
+    if (s->live != s->age_live || s->next_age != s->age_next) {
+        s->n_age = 0;
+        for (uint64_t m = s->live; m; m &= m - 1) {   /* insertion by age: at most 64 warps, on launch/exit only */
+            uint8_t slot = (uint8_t)__builtin_ctzll(m);
+            unsigned j = s->n_age++;
+            while (j > 0 && s->warp[s->age_list[j - 1]].age > s->warp[slot].age) {
+                s->age_list[j] = s->age_list[j - 1];
+                j--;
+            }
+            s->age_list[j] = slot;
+        }
+        s->age_live = s->live;
+        s->age_next = s->next_age;
+    }
+    unsigned rank = 0;
+    for (unsigned i = 0; i < s->n_age; i++) {
+        unsigned slot = s->age_list[i];
+        s->sched[slot % s->n_sched].view[s->slot_j[slot]].age_rank = (uint16_t)rank;
+        rank += !s->warp[slot].at_bar;
+    }
 }
 
 struct sm_cycle_count {
@@ -508,6 +539,8 @@ void sm_issue_cycle(struct sm *s, sim_cycle now)
     s->woken = false;
     bool issued = false;
     int tmp[SM_MAX_WARPS];
+    if (s->live && s->ops->needs_rank)
+        sm_rank_warps(s);
     for (unsigned k = 0; k < s->n_sched && !s->faulted; k++) {
         struct sm_sched *sc = &s->sched[k];
         if (sc->live)   /* an idle scheduler costs nothing */

@@ -110,6 +110,21 @@ int policy_params_apply(const struct policy_params *pp, const char *kind, const 
             cfg_set(&local, e->name + kl + pl + 2, e->value, e->file);
     }
     int rc = cfg_apply(&local, opts, nopts, state, err);
+    /* string values point into the temporary arena freed below: repoint them
+       at storage that outlives it (the collected entry, owned by pp, or the
+       table's default) */
+    for (size_t i = 0; rc == 0 && i < nopts; i++) {
+        if (opts[i].type != CFG_STRING)
+            continue;
+        const char *v = opts[i].def ? opts[i].def : "";
+        for (uint32_t k = 0; pp && k < pp->cfg.n; k++) {
+            const char *nm = pp->cfg.e[k].name;
+            if (strncmp(nm, kind, kl) == 0 && nm[kl] == '.' && strncmp(nm + kl + 1, policy, pl) == 0 &&
+                nm[kl + 1 + pl] == '.' && strcmp(nm + kl + pl + 2, opts[i].name) == 0)
+                v = pp->cfg.e[k].value;   /* the last one wins, as in cfg_apply */
+        }
+        *(const char **)(void *)((char *)state + opts[i].offset) = v;
+    }
     if (rc != 0) {
         char m[sizeof err->msg + 128];
         snprintf(m, sizeof m, "%s.%s: %s", kind, policy, err->msg);

@@ -55,6 +55,10 @@ static const struct repl_ops *const repl_table[] = {
             buf[0] = '\0';                                          \
         for (size_t i = 0; i < COUNT(kind##_table) && used < n; i++) \
             used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", kind##_table[i]->name); \
+    }                                                               \
+    const struct kind##_ops *kind##_at(size_t i)                     \
+    {                                                               \
+        return i < COUNT(kind##_table) ? kind##_table[i] : NULL;     \
     }
 
 FIND(warp_sched)

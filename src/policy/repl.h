@@ -39,5 +39,7 @@ struct repl_ops {
 const struct repl_ops *repl_find(const char *name);   /* NULL if unknown */
 /* "lru, fifo, ..." for error messages */
 void repl_names(char *buf, size_t n);
+/* addition: the i-th registered policy (registry.def order), NULL past the end */
+const struct repl_ops *repl_at(size_t i);
 
 #endif

@@ -44,12 +44,43 @@ struct warp_view {
     uint8_t pad_[3];
     uint32_t pc;               /* next instruction */
     uint64_t issued;           /* warp instructions issued so far */
+    sim_cycle start;           /* addition: core cycle the warp was dispatched to the SM */
+    /* additions (policy/warp_sched/{two_level,swl,caws}.c): */
+    uint16_t warp_in_cta;      /* the warp's index in its CTA (the per-warp file's "warp") */
+    uint16_t age_rank;         /* needs_rank: live warps on the whole SM (every scheduler) that are
+                                  older and not waiting at a barrier (refreshed each cycle) */
+    uint8_t waiting_miss;      /* blocked on a load that missed the L1 (a long-latency wait; a
+                                  subset of waiting_mem, which also covers hits and shared memory) */
+    uint8_t pad2_[3];
 };
+
+struct cta_locality;   /* policy/cta_sched.h */
 
 struct sm_view {
     unsigned sm_id;
     unsigned sched_id, n_sched;
     unsigned max_warps;        /* warp slots on the SM */
+    /* additions: basic-block lengths of the kernel's module (criticality
+       prediction, policy/cpl.h): bb_len[f][pc] = instructions from pc to the
+       end of its basic block in function f (leaders: instruction 0, branch
+       targets, the instruction after a bra/ret/exit/trap), for pc <
+       bb_ninsns[f].  Valid from init to the end of the kernel (keep the
+       pointers, not copies); NULL when unknown (mock views). */
+    const uint32_t *const *bb_len;     /* [nfuncs] */
+    const uint32_t *bb_ninsns;         /* [nfuncs] */
+    uint32_t nfuncs;
+    /* additions: the kernel's 1-based id (the per-warp file's kernel_id), and
+       where init may write why it failed (shown to the user; err_len 0 = no
+       room, e.g. mock views) */
+    unsigned kernel_id;
+    char *err;
+    size_t err_len;
+    /* additions (locality-aware warp scheduling, 003 sec. 3.4): the kernel's
+       access ranges (policy/cta_sched.h) when the policy sets needs_locality,
+       else NULL; N = CTAs of this kernel the SM holds at most; warps per CTA */
+    const struct cta_locality *loc;
+    unsigned max_ctas;
+    unsigned cta_warps;
 };
 
 struct warp_sched_ops {
@@ -68,9 +99,27 @@ struct warp_sched_ops {
        warps each cycle); otherwise those fields hold the warp's state at its
        last probe and only the visited warps are probed. */
     uint8_t needs_ready;
+    /* addition: optional policy state for the time series.  When sample is
+       set, the GPU writes a column sm<i>_<sample_name> per core at every
+       sample (docs/policies.md); a core with several schedulers reports the sum
+       of their values, or the maximum when sample_max is set. */
+    uint8_t sample_max;
+    const char *sample_name;
+    double (*sample)(const void *st);
+    /* additions: fini (may be NULL) releases what init allocated, at kernel
+       end, also after a failed init (the state is zeroed before init).
+       needs_rank: the SM fills warp_view.age_rank every cycle (a pass over
+       the SM's warps in age order). */
+    void (*fini)(void *st);
+    uint8_t needs_rank;
+    /* addition: the GPU computes the kernel's access ranges with the warps'
+       line footprints at kernel start (sm_view.loc) */
+    uint8_t needs_locality;
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);
 void warp_sched_names(char *buf, size_t n);
+/* addition: the i-th registered policy (registry.def order), NULL past the end */
+const struct warp_sched_ops *warp_sched_at(size_t i);
 
 #endif

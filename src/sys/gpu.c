@@ -226,6 +226,8 @@ void gpu_free(struct gpu *g)
     for (unsigned k = 0; k < g->nkernels; k++)
         free(g->kernels[k].sum);
     free(g->kernels);
+    gpu_locality_free(g->loc);   /* left by a failed launch (gpu_locality.c) */
+    free(g->cta_dispatched);
     if (g->pparams.arena)
         arena_free(g->pparams.arena);
     if (g->arena)

@@ -87,4 +87,13 @@ void gpu_report_text_ex(const struct gpu *g, FILE *f, int per_kernel);
 unsigned gpu_kernel_count(const struct gpu *g);
 const struct gpu_kernel_result *gpu_kernel_get(const struct gpu *g, unsigned i);
 
+/* addition: CTA events of the dispatch mechanism (tests, tracing): a CTA
+   dispatched to an SM, paused, resumed, finished; an SM's CTA limit set (cta =
+   UINT64_MAX, value = the new limit n; also at every kernel start).  value is
+   otherwise the SM's running (unpaused) CTAs after the event.  NULL = off. */
+enum gpu_cta_event { GPU_CTA_DISPATCH = 0, GPU_CTA_PAUSE, GPU_CTA_UNPAUSE, GPU_CTA_DONE, GPU_CTA_LIMIT };
+typedef void (*gpu_cta_event_fn)(void *user, enum gpu_cta_event ev, unsigned sm, uint64_t cta, unsigned value,
+                                 uint64_t now);
+void gpu_set_cta_event_hook(struct gpu *g, gpu_cta_event_fn fn, void *user);
+
 #endif

@@ -71,6 +71,13 @@ struct gpu_kernel_rec {
     int failed;                        /* stopped by a fault, the watchdog or max_cycle */
 };
 
+/* per-SM state of the CTA limit mechanism */
+struct gpu_cta_sm {
+    unsigned limit;                    /* n (1..max_fit) */
+    unsigned running, paused;          /* CTAs in flight on the SM, by state */
+    unsigned got;                      /* CTAs received in the dispatch round under way (0 outside it) */
+};
+
 struct gpu {
     struct gpu_config cfg;             /* deep copy: strings live in the arena */
     struct arena *arena;
@@ -97,8 +104,22 @@ struct gpu {
     struct sm_cta_view *views;         /* [n_sms] */
     uint64_t next_cta, n_ctas;
     unsigned cur_cta_warps;            /* warps per CTA of the running kernel */
-    struct { uint64_t cta; unsigned warps_done; } *cta_track;   /* [n_sms * max_cta_per_core] */
+    /* CTAs in flight per SM (UINT64_MAX = free entry); seq = dispatch order on
+       the GPU (most recently assigned = largest), slot = the SM's CTA slot */
+    struct { uint64_t cta; unsigned warps_done; uint64_t seq; int slot; uint8_t paused; } *cta_track;
     unsigned cta_track_per_sm;
+    /* CTA limits (policy update hook, docs/policies.md) */
+    struct gpu_cta_sm *cta_sm;         /* [n_sms], arena, allocated at the first kernel */
+    unsigned *cta_limit_buf;           /* [n_sms] the limits handed to the policy's update */
+    sim_cycle cta_next_update;         /* core cycle at whose end update runs next, SIM_NEVER = none */
+    uint64_t cta_seq;                  /* dispatches so far (the seq of the next) */
+    gpu_cta_event_fn cta_event;
+    void *cta_event_user;
+    /* locality-aware dispatch (gpu_locality.c): the kernel's access ranges when
+       a policy needs them, and which CTAs left already when the CTA policy
+       picks CTAs out of order (pick_cta); both per kernel, NULL otherwise */
+    struct cta_locality *loc;
+    uint8_t *cta_dispatched;           /* [n_ctas] */
     struct ptx_grid *grid;             /* the running kernel */
     unsigned kernel_id;                /* 1-based id of the running / last kernel */
 
@@ -133,6 +154,21 @@ struct gpu {
     bool broken;                       /* a kernel failed: the machine state is undefined */
     char broken_msg[256];
 };
+
+/* gpu_locality.c: access ranges of the grid's CTAs (and, with warps, the
+   lines each warp touches) from the kernel's address slices (flags:
+   PTX_SLICE_* of fe/ptx/ptx_slice.h); NULL with msg
+   when the host runs out of memory (a kernel whose accesses cannot be sliced
+   gets a table with no arrays).  Free with gpu_locality_free. */
+struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned line_bytes, bool warps, unsigned flags,
+                                        char *msg, size_t n);
+void gpu_locality_free(struct cta_locality *l);
+/* Kernel start: what the policies of g need for this grid (the access ranges,
+   handed to the SMs for a warp policy; the dispatched-CTA record for a CTA
+   policy with pick_cta).  -1 with msg when out of memory.  _end releases
+   them (kernel end, gpu_free). */
+int gpu_locality_begin(struct gpu *g, const struct ptx_grid *grid, char *msg, size_t n);
+void gpu_locality_end(struct gpu *g);
 
 /* gpu_report.c */
 /* Summary vector of the run so far; `boundary` = the first core cycle not yet

@@ -125,6 +125,11 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
         fputs("kernel_id,kernel,cycle,interval_cycles,ipc,warp_ipc,l1d_miss_rate,l2_miss_rate,dram_bw_util", g->ts);
         for (unsigned i = 0; i < g->n_sms; i++)
             fprintf(g->ts, ",sm%u_ctas,sm%u_warps", i, i);
+        const struct warp_sched_ops *wo = warp_sched_find(g->cfg.scheduler);
+        for (unsigned i = 0; wo && wo->sample && i < g->n_sms; i++)   /* the warp policy's own column */
+            fprintf(g->ts, ",sm%u_%s", i, wo->sample_name ? wo->sample_name : "policy");
+        for (unsigned i = 0; i < g->n_sms; i++)   /* CTA limit n and paused CTAs (docs/policies.md) */
+            fprintf(g->ts, ",sm%u_n,sm%u_paused", i, i);
         fputc('\n', g->ts);
         g->ts_header_done = 1;
     }
@@ -141,6 +146,17 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
     for (unsigned i = 0; i < g->n_sms; i++) {
         unsigned c = g->grid ? sm_resident_ctas(g->sm[i]) : 0;
         fprintf(g->ts, ",%u,%u", c, g->grid ? g->active_warps[i] : 0);
+    }
+    const struct warp_sched_ops *wso = warp_sched_find(g->cfg.scheduler);
+    for (unsigned i = 0; wso && wso->sample && i < g->n_sms; i++) {
+        double v = 0;
+        if (g->grid)
+            (void)sm_policy_sample(g->sm[i], &v);
+        fprintf(g->ts, ",%.10g", v);
+    }
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        const struct gpu_cta_sm *c = g->grid && g->cta_sm ? &g->cta_sm[i] : NULL;
+        fprintf(g->ts, ",%u,%u", c ? c->limit : 0, c ? c->paused : 0);
     }
     fputc('\n', g->ts);
     memcpy(prev, now, sizeof(uint64_t) * g->nsum);

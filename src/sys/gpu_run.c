@@ -19,8 +19,11 @@
  * Packet sizes: an 8-byte header plus the data carried (write and atomic
  * requests carry their data, read and atomic replies the line or sector).
  *
- * Core edge: CTA dispatch (the policy picks SMs; at most one CTA per SM per
- * cycle), then sm_cycle of every SM, then occupancy and time-series
+ * Core edge: CTA dispatch (the policy picks SMs, and with pick_cta which
+ * waiting CTA each gets, in any order; at most one CTA per SM per
+ * cycle, or the policy's max_per_cycle), then sm_cycle of every SM, then the
+ * CTA policy's periodic update of the per-SM CTA limits when due and their
+ * enforcement (pausing / resuming CTAs), then occupancy and time-series
  * accounting, fault / completion / watchdog checks.
  *
  * Idle skipping: after the edges at T, if no SM can issue and no CTA can be
@@ -61,6 +64,18 @@ const struct gpu_kernel_result *gpu_kernel_get(const struct gpu *g, unsigned i)
 
 /* ---- CTA bookkeeping ------------------------------------------------------------ */
 
+static void cta_event(struct gpu *g, enum gpu_cta_event ev, unsigned sm, uint64_t cta, unsigned v, sim_cycle now)
+{
+    if (g->cta_event)
+        g->cta_event(g->cta_event_user, ev, sm, cta, v, now);
+}
+
+void gpu_set_cta_event_hook(struct gpu *g, gpu_cta_event_fn fn, void *user)
+{
+    g->cta_event = fn;
+    g->cta_event_user = user;
+}
+
 static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
 {
     for (unsigned k = 0; k < g->cta_track_per_sm; k++) {
@@ -68,10 +83,15 @@ static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
         if (g->cta_track[i].cta == UINT64_MAX) {
             g->cta_track[i].cta = cta;
             g->cta_track[i].warps_done = 0;
+            g->cta_track[i].seq = g->cta_seq++;
+            g->cta_track[i].slot = sm_cta_slot(g->sm[sm], cta);
+            g->cta_track[i].paused = 0;
+            g->cta_sm[sm].running++;
             return;
         }
     }
-    /* more CTAs in flight than tracked: the policy is not told when this one ends */
+    /* cannot happen: an SM holds at most max_cta_per_core CTAs and twice as many are tracked */
+    SIM_ASSERT(0);
 }
 
 /* Warp-done hook of every SM: the per-warp file, and the CTA policy's
@@ -104,7 +124,13 @@ void gpu_warp_done(void *user, const struct warp_record *r)
         if (g->cta_track[i].cta != r->cta_linear)
             continue;
         if (++g->cta_track[i].warps_done >= g->cur_cta_warps) {
+            struct gpu_cta_sm *c = &g->cta_sm[r->sm];
+            if (g->cta_track[i].paused)
+                c->paused--;
+            else
+                c->running--;
             g->cta_track[i].cta = UINT64_MAX;
+            cta_event(g, GPU_CTA_DONE, r->sm, r->cta_linear, c->running, g->clock_now);
             if (g->cta_ops->on_cta_done)
                 g->cta_ops->on_cta_done(g->cta_state, r->sm, r->cta_linear, r->end);
         }
@@ -112,37 +138,186 @@ void gpu_warp_done(void *user, const struct warp_record *r)
     }
 }
 
+/* ---- CTA limits (001 sec. IV; docs/policies.md) --------------------------------------
+ * Per SM the GPU keeps n (limit), its CTAs in flight split into running and
+ * paused, and each CTA's dispatch order.  The CTA policy sets n through its
+ * update hook; the GPU enforces it after the SMs' cycle: while CTAs are paused
+ * and fewer than n run, the least recently assigned paused CTA resumes (the
+ * seed's "most recently paused": paused CTAs are always the most recently
+ * assigned ones, so the two are the same CTA); while more than n run, the most
+ * recently assigned running CTA is paused.  A new CTA is dispatched only to an
+ * SM without paused CTAs whose running CTAs are below n. */
+
+static inline unsigned cta_max_per_cycle(const struct gpu *g)
+{
+    return g->cta_ops->max_per_cycle ? g->cta_ops->max_per_cycle : 1u;
+}
+
+/* CTAs SM i may still receive now under resources and limit (the per-cycle rule aside). */
+static unsigned cta_room(const struct gpu *g, unsigned i)
+{
+    const struct gpu_cta_sm *c = &g->cta_sm[i];
+    if (c->paused || !sm_can_take_cta(g->sm[i]))
+        return 0;
+    unsigned fit = sm_max_ctas(g->sm[i]), res = sm_resident_ctas(g->sm[i]);
+    unsigned r = fit > res ? fit - res : 0;
+    unsigned l = c->limit > c->running ? c->limit - c->running : 0;
+    return r < l ? r : l;
+}
+
 static void fill_views(struct gpu *g)
 {
+    unsigned mpc = cta_max_per_cycle(g);
     for (unsigned i = 0; i < g->n_sms; i++) {
-        g->views[i].resident = sm_resident_ctas(g->sm[i]);
-        g->views[i].max_fit = sm_max_ctas(g->sm[i]);
-        g->views[i].can_take = sm_can_take_cta(g->sm[i]) ? 1u : 0u;
+        struct sm_cta_view *v = &g->views[i];
+        const struct sm_metrics *m = sm_get_metrics(g->sm[i]);
+        v->resident = sm_resident_ctas(g->sm[i]);
+        v->max_fit = sm_max_ctas(g->sm[i]);
+        v->room = cta_room(g, i);
+        v->can_take = v->room && g->cta_sm[i].got < mpc ? 1u : 0u;
+        v->limit = g->cta_sm[i].limit;
+        v->paused = g->cta_sm[i].paused;
+        v->c_idle = m->c_idle;
+        v->c_mem = m->c_mem;
+        v->n_act = m->n_act;
+        v->n_inact = m->n_inact;
     }
+}
+
+/* The tracked CTA of SM i in the given pause state with the largest
+   (newest) or smallest dispatch order; -1 when none. */
+static int cta_find(const struct gpu *g, unsigned i, uint8_t paused, bool newest)
+{
+    int best = -1;
+    for (unsigned k = 0; k < g->cta_track_per_sm; k++) {
+        unsigned e = i * g->cta_track_per_sm + k;
+        if (g->cta_track[e].cta == UINT64_MAX || g->cta_track[e].paused != paused)
+            continue;
+        if (best < 0 || (newest ? g->cta_track[e].seq > g->cta_track[(unsigned)best].seq
+                                : g->cta_track[e].seq < g->cta_track[(unsigned)best].seq))
+            best = (int)e;
+    }
+    return best;
+}
+
+static void cta_set_paused(struct gpu *g, unsigned i, unsigned e, bool paused, sim_cycle now)
+{
+    struct gpu_cta_sm *c = &g->cta_sm[i];
+    SIM_ASSERT(g->cta_track[e].slot >= 0);
+    sm_set_cta_paused(g->sm[i], (unsigned)g->cta_track[e].slot, paused);
+    g->cta_track[e].paused = paused ? 1 : 0;
+    if (paused) {
+        c->paused++;
+        c->running--;
+    } else {
+        c->paused--;
+        c->running++;
+    }
+    cta_event(g, paused ? GPU_CTA_PAUSE : GPU_CTA_UNPAUSE, i, g->cta_track[e].cta, c->running, now);
+}
+
+/* Bring SM i's running CTAs to its limit (see above). */
+static void cta_enforce(struct gpu *g, unsigned i, sim_cycle now)
+{
+    struct gpu_cta_sm *c = &g->cta_sm[i];
+    while (c->paused && c->running < c->limit) {
+        int e = cta_find(g, i, 1, false);
+        SIM_ASSERT(e >= 0);
+        cta_set_paused(g, i, (unsigned)e, false, now);
+    }
+    while (c->running > c->limit) {
+        int e = cta_find(g, i, 0, true);
+        SIM_ASSERT(e >= 0);
+        cta_set_paused(g, i, (unsigned)e, true, now);
+    }
+}
+
+/* Kernel start: every SM unlimited (n = N) and empty. */
+static int cta_begin(struct gpu *g)
+{
+    if (!g->cta_sm) {
+        g->cta_sm = arena_alloc(g->arena, sizeof *g->cta_sm * g->n_sms);
+        g->cta_limit_buf = arena_alloc(g->arena, sizeof(unsigned) * g->n_sms);
+        if (!g->cta_sm || !g->cta_limit_buf)
+            return -1;
+    }
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        unsigned fit = sm_max_ctas(g->sm[i]);
+        g->cta_sm[i] = (struct gpu_cta_sm){fit ? fit : 1, 0, 0, 0};
+    }
+    g->cta_next_update = SIM_NEVER;
+    return 0;
+}
+
+/* The policy's update hook: at kernel start (first) or at the end of cycle `now`. */
+static void cta_update(struct gpu *g, sim_cycle now, bool first)
+{
+    fill_views(g);
+    struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id, g->cta_dispatched, g->loc};
+    for (unsigned i = 0; i < g->n_sms; i++)
+        g->cta_limit_buf[i] = g->cta_sm[i].limit;
+    sim_cycle p = g->cta_ops->update ? g->cta_ops->update(g->cta_state, &v, g->cta_limit_buf, now) : 0;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        unsigned fit = g->views[i].max_fit ? g->views[i].max_fit : 1;
+        unsigned l = g->cta_limit_buf[i];
+        l = l < 1 ? 1 : l > fit ? fit : l;
+        if (first || l != g->cta_sm[i].limit) {
+            g->cta_sm[i].limit = l;
+            cta_event(g, GPU_CTA_LIMIT, i, UINT64_MAX, l, now);
+        }
+    }
+    /* at kernel start `now` has not run yet: p cycles later is the end of now + p - 1 */
+    if (!p)
+        g->cta_next_update = SIM_NEVER;
+    else if (p >= SIM_NEVER - now)
+        g->cta_next_update = SIM_NEVER - 1;
+    else
+        g->cta_next_update = first ? now + p - 1 : now + p;
 }
 
 /* Hand out CTAs for this core cycle.  Returns true if any was dispatched. */
 static bool dispatch(struct gpu *g, sim_cycle now)
 {
     fill_views(g);
-    struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id};
+    struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id, g->cta_dispatched, g->loc};
+    const unsigned mpc = cta_max_per_cycle(g);
     bool any = false;
     while (g->next_cta < g->n_ctas) {
         v.next_cta = g->next_cta;
         int s = g->cta_ops->pick_sm(g->cta_state, &v, now);
-        /* a policy naming a full SM (or the same SM twice in a cycle) ends the round */
+        /* a policy naming a full SM (or one that got its per-cycle maximum) ends the round */
         if (s < 0 || (unsigned)s >= g->n_sms || !g->views[s].can_take)
             break;
-        sm_launch_cta(g->sm[s], g->next_cta, now);
+        /* which CTA: the next in linear order, or the policy's pick (locality-aware dispatch) */
+        uint64_t cta = g->next_cta;
+        if (g->cta_ops->pick_cta && g->cta_dispatched) {
+            int64_t c = g->cta_ops->pick_cta(g->cta_state, &v, (unsigned)s, now);
+            if (c < 0 || (uint64_t)c >= g->n_ctas || g->cta_dispatched[c])
+                break;
+            cta = (uint64_t)c;
+        }
+        sm_launch_cta(g->sm[s], cta, now);
         g->active_warps[s] += g->cur_cta_warps;
-        track_dispatch(g, (unsigned)s, g->next_cta);
+        track_dispatch(g, (unsigned)s, cta);
+        cta_event(g, GPU_CTA_DISPATCH, (unsigned)s, cta, g->cta_sm[s].running, now);
         if (g->cta_ops->on_dispatch)
-            g->cta_ops->on_dispatch(g->cta_state, (unsigned)s, g->next_cta, now);
-        g->next_cta++;
-        g->views[s].resident++;
-        g->views[s].can_take = 0;   /* at most one CTA per SM per cycle */
+            g->cta_ops->on_dispatch(g->cta_state, (unsigned)s, cta, now);
+        if (g->cta_dispatched) {
+            g->cta_dispatched[cta] = 1;
+            while (g->next_cta < g->n_ctas && g->cta_dispatched[g->next_cta])
+                g->next_cta++;
+        } else {
+            g->next_cta++;
+        }
+        struct sm_cta_view *sv = &g->views[s];
+        sv->resident++;
+        sv->room--;
+        g->cta_sm[s].got++;
+        sv->can_take = sv->room && g->cta_sm[s].got < mpc ? 1u : 0u;   /* one CTA per SM per cycle by default */
         any = true;
     }
+    for (unsigned i = 0; i < g->n_sms; i++)
+        g->cta_sm[i].got = 0;
     return any;
 }
 
@@ -230,6 +405,14 @@ static bool tick_core(struct gpu *g, sim_cycle c)
         prog = dispatch(g, c);
     for (unsigned i = 0; i < g->n_sms; i++)
         prog |= sm_cycle(g->sm[i], c);
+    /* limits: the policy's update when due (its views count this cycle), then
+       pausing / resuming.  Neither counts as progress: they only reorder
+       issue, and a policy toggling them must not hide a deadlock. */
+    if (c >= g->cta_next_update)
+        cta_update(g, c, false);
+    for (unsigned i = 0; i < g->n_sms; i++)
+        if (g->cta_sm[i].paused || g->cta_sm[i].running > g->cta_sm[i].limit)
+            cta_enforce(g, i, c);
     return prog;
 }
 
@@ -279,7 +462,7 @@ static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_co
     sim_ps best = to_ps(g, GD_CORE, deadline_core);
     if (g->next_cta < g->n_ctas)
         for (unsigned i = 0; i < g->n_sms; i++)
-            if (sm_can_take_cta(g->sm[i]))
+            if (cta_room(g, i))
                 return t_nat;
     sim_cycle nc = g->cyc[GD_CORE] ? g->cyc[GD_CORE] - 1 : 0;
     for (unsigned i = 0; i < g->n_sms; i++) {
@@ -469,6 +652,12 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i < g->n_sms * g->cta_track_per_sm; i++)
         g->cta_track[i].cta = UINT64_MAX;
     memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
+    /* locality-aware policies: access ranges, out-of-order CTA record (gpu_locality.c) */
+    if (gpu_locality_begin(g, grid, msg, n) != 0) {
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
 
     for (unsigned i = 0; i < g->n_sms; i++) {
         if (sm_kernel_begin(g->sm[i], grid, g->kernel_id, g->cfg.scheduler, msg, n) != 0) {
@@ -492,8 +681,16 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         free(k->sum);
         return -1;
     }
+    if (cta_begin(g) != 0) {
+        snprintf(msg, n, "out of host memory");
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_kernel_end(g->sm[i]);
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
     fill_views(g);
-    struct gpu_view v = {g->n_sms, g->views, 0, g->n_ctas, g->kernel_id};
+    struct gpu_view v = {g->n_sms, g->views, 0, g->n_ctas, g->kernel_id, g->cta_dispatched, g->loc};
     memset(g->cta_state, 0, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
     struct cfg_error perr;
     int prc = policy_params_apply(g->pparams.arena ? &g->pparams : NULL, "cta_sched", g->cta_ops->name,
@@ -512,6 +709,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
 
     const sim_cycle kstart = g->cyc[GD_CORE];
     k->start_cycle = kstart;
+    cta_update(g, kstart, true);   /* the policy's initial limits (n = N without an update hook) */
     gpu_gather(g, g->sum_start, kstart);
     memcpy(g->sum_prev_sample, g->sum_start, sizeof(uint64_t) * g->nsum);
     g->sample_prev_cycle = kstart;
@@ -600,6 +798,8 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             if (!skip_ok || (g->next_cta >= g->n_ctas && mem_req_in_flight(&g->pool) == 0 && all_done(g)))
                 continue;
             sim_cycle deadline = deadlock ? last_progress + deadlock : SIM_NEVER;
+            if (g->cta_next_update < deadline)   /* the policy's update runs at its cycle */
+                deadline = g->cta_next_update;
             if (g->cfg.max_cycles) {
                 sim_cycle mc = kstart + (g->cfg.max_cycles > g->tot_cycles ? g->cfg.max_cycles - g->tot_cycles - 1 : 0);
                 deadline = mc < deadline ? mc : deadline;
@@ -643,6 +843,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
 
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_kernel_end(g->sm[i]);
+    gpu_locality_end(g);
     g->ctr_mem_req_alloc = g->pool.allocated;
     g->ctr_mem_req_retired = g->pool.retired;
     if (rc == 0 && g->pool.allocated != g->pool.retired) {

@@ -33,8 +33,8 @@ static void rr_open(struct rr_rig *r, unsigned n_sms, uint64_t n_ctas)
     r->ops = cta_sched_find("rr");
     r->st = calloc(1, r->ops ? r->ops->state_size + 1 : 1);
     for (unsigned i = 0; i < n_sms; i++)
-        r->sm[i] = (struct sm_cta_view){0, 8, 1};
-    r->g = (struct gpu_view){n_sms, r->sm, 0, n_ctas, 1};
+        r->sm[i] = (struct sm_cta_view){.resident = 0, .max_fit = 8, .can_take = 1};
+    r->g = (struct gpu_view){.n_sms = n_sms, .sm = r->sm, .next_cta = 0, .n_ctas = n_ctas, .kernel_id = 1};
     if (r->ops)
         r->ops->init(r->st, &r->g);
 }

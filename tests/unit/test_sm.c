@@ -734,7 +734,7 @@ TEST(policy_orders)
     const struct warp_sched_ops *gto = warp_sched_find("gto"), *lrr = warp_sched_find("lrr");
     REQUIRE(gto && lrr);
     uint64_t st[256];
-    struct sm_view smv = {0, 0, 1, 4};
+    struct sm_view smv = {.sm_id = 0, .sched_id = 0, .n_sched = 1, .max_warps = 4};
     struct warp_view v[4];
     memset(v, 0, sizeof v);
     uint64_t ages[4] = {5, 1, 3, 0};
