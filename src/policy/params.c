@@ -154,9 +154,12 @@ void policy_params_write(FILE *f, const char *kind, const char *policy, const st
 static void list_one(FILE *f, const char *kind, const char *name, const char *doc, const struct cfg_opt *p, size_t n)
 {
     fprintf(f, "  %-12s %s\n", name, doc ? doc : "");
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "      %s.%s.%-18s default %-8s %s\n", kind, name, p[i].name, p[i].def ? p[i].def : "",
+    for (size_t i = 0; i < n; i++) {
+        char full[128];
+        snprintf(full, sizeof full, "%s.%s.%s", kind, name, p[i].name);
+        fprintf(f, "      %-34s default %-6s %s\n", full, p[i].def && p[i].def[0] ? p[i].def : "\"\"",
                 p[i].doc ? p[i].doc : "");
+    }
 }
 
 void policy_list(FILE *f)
