@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "study.h"
 
 static void usage(FILE *f)
 {
@@ -14,6 +15,8 @@ static void usage(FILE *f)
           "  list            list the bundled workloads\n"
           "  ptx-check FILE  parse and validate a PTX file; print its kernels and resources\n"
           "  bench           measure simulation speed on the bundled workloads\n"
+          "  sweep           run a grid of workloads x configs x policies x parameters in parallel\n"
+          "  study NAME      reproduce a seed study (dyncta, las, caws) and compare with the paper\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);
@@ -38,7 +41,12 @@ int main(int argc, char **argv)
         return cmd_ptx_check(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench; see warpsim --help)\n",
+    if (strcmp(cmd, "sweep") == 0)
+        return cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "study") == 0)
+        return cmd_study(argc - 1, argv + 1);
+    fprintf(stderr,
+            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study; see warpsim --help)\n",
             cmd);
     return EXIT_USAGE;
 }

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# `warpsim sweep` and `warpsim study`: grid expansion and run names, resume
+# (complete results are skipped, missing or truncated ones rerun), the job
+# lists for GNU parallel and Slurm, failures, a tiny real sweep (2 workloads x
+# 2 policies) and the studies' plumbing at tiny size (docs/studies.md).
+# Usage: sweep_test.sh WARPSIM_BINARY SOURCE_DIR
+set -u
+W=$1
+SRC=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_rc() {  # expect_rc RC description cmd...
+    local want=$1 what=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(head -3 "$tmp/err")"; fi
+}
+fp() {  # fingerprint of the sweep's results, host timings left out (they differ from run to run)
+    for f in s/*.json; do grep -v -E 'seconds|simulation_(rate|time)|_per_sec' "$f"; done | md5sum
+}
+csv_col() {  # csv_col FILE COLUMN_NAME: that column of every data row (no quoted commas in these files)
+    awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"
+}
+
+# ---- usage ----
+expect_rc 0 "sweep --help" "$W" sweep --help
+grep -q -- "--emit parallel|slurm" "$tmp/out" && ok || bad "sweep --help describes --emit"
+expect_rc 0 "study --help" "$W" study --help
+expect_rc 2 "sweep without workloads" "$W" sweep --warp-sched gto
+expect_rc 2 "sweep unknown workload" "$W" sweep --workloads nosuch
+grep -q "unknown workload 'nosuch'" "$tmp/err" && ok || bad "unknown workload message"
+expect_rc 2 "sweep unknown warp scheduler" "$W" sweep --workloads vecadd --warp-sched gto,nosuch
+grep -q "warp scheduler 'nosuch' is not registered" "$tmp/err" && ok || bad "unknown policy message: $(cat "$tmp/err")"
+expect_rc 2 "sweep --set without =" "$W" sweep --workloads vecadd --set gpgpu_n_clusters
+expect_rc 2 "sweep bad --emit format" "$W" sweep --workloads vecadd --emit make jobs.txt
+expect_rc 2 "sweep -j 0" "$W" sweep --workloads vecadd -j 0
+expect_rc 2 "unknown study" "$W" study nosuch
+expect_rc 2 "study unknown workload" "$W" study las --workloads nosuch
+
+# ---- grid expansion and names (--list runs nothing) ----
+expect_rc 0 "grid --list" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --set gpgpu_n_clusters=2,4 \
+    --size tiny -o g --list
+[ "$(grep -c '^todo ' "$tmp/out")" -eq 8 ] && ok || bad "2 x 2 x 2 grid lists 8 runs: $(cat "$tmp/out")"
+# order: workloads outermost, the last --set fastest
+first3=$(grep '^todo ' "$tmp/out" | head -3 | awk '{print $2}' | tr '\n' ' ')
+want="vecadd_tiny_w-lrr_gpgpu_n_clusters=2 vecadd_tiny_w-lrr_gpgpu_n_clusters=4"
+want="$want vecadd_tiny_w-gto_gpgpu_n_clusters=2 "
+[ "$first3" = "$want" ] \
+    && ok || bad "grid order / names: $first3"
+grep -q "^todo  *bfs_tiny_w-gto_gpgpu_n_clusters=4$" "$tmp/out" && ok || bad "last run name"
+grep -q "^8 runs, 0 done, 8 to run" "$tmp/out" && ok || bad "--list summary"
+[ ! -e g ] || [ -z "$(ls g)" ] && ok || bad "--list wrote results"
+# two --set dimensions, a preset and a CTA scheduler: 1 x 1 x 1 x 3 x 2
+expect_rc 0 "grid with two --set" "$W" sweep --workloads mm --configs gtx480 --cta-sched rr \
+    --set gpgpu_n_clusters=2,4,8 --set gpgpu_num_sched_per_core=1,2 --size tiny -o g --list
+[ "$(grep -c '^todo ' "$tmp/out")" -eq 6 ] && ok || bad "3 x 2 grid lists 6 runs"
+grep -q "^todo  *mm_tiny_c-gtx480_t-rr_gpgpu_n_clusters=8_gpgpu_num_sched_per_core=2$" "$tmp/out" && ok \
+    || bad "name with config, CTA scheduler and two options: $(cat "$tmp/out")"
+# duplicates collapse; --fixed keeps commas
+expect_rc 0 "duplicate grid points" "$W" sweep --workloads vecadd,vecadd --size tiny -o g --list
+[ "$(grep -c '^todo ' "$tmp/out")" -eq 1 ] && ok || bad "duplicate workloads collapse to one run"
+expect_rc 0 "--fixed with commas" "$W" sweep --workloads vecadd --fixed "gpgpu_cache:dl1=32:128:4,L:L:m:N:H,A:32:8,8" \
+    --size tiny -o g --list
+[ "$(grep -c '^todo ' "$tmp/out")" -eq 1 ] && ok || bad "--fixed is one value"
+grep -q "^todo  *vecadd_tiny_gpgpu_cache-dl1=.*_h[0-9a-f]\{8\}$" "$tmp/out" && ok \
+    || bad "a value with unsafe characters gets a hash: $(cat "$tmp/out")"
+# config files: the base name plus a hash of the path (stable; different directories differ)
+mkdir -p c1 c2
+cp "$SRC/configs/gtx480.config" c1/m.config
+cp "$SRC/configs/gtx480.config" c2/m.config
+"$W" sweep --workloads vecadd --configs c1/m.config,c2/m.config --size tiny -o g --list >"$tmp/l1"
+"$W" sweep --workloads vecadd --configs c1/m.config,c2/m.config --size tiny -o g --list >"$tmp/l2"
+n1=$(grep '^todo ' "$tmp/l1" | awk '{print $2}' | sort -u | wc -l)
+[ "$n1" -eq 2 ] && ok || bad "two config files of the same name give two runs"
+grep -q "^todo  *vecadd_tiny_c-m_h[0-9a-f]\{8\}$" "$tmp/l1" && ok || bad "config file name: $(cat "$tmp/l1")"
+cmp -s "$tmp/l1" "$tmp/l2" && ok || bad "names are not stable"
+
+# ---- a tiny real sweep: 2 workloads x 2 warp schedulers ----
+expect_rc 0 "tiny sweep" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny -j 2 --name t -o s
+[ -f s/t.csv ] && ok || bad "combined CSV s/t.csv"
+[ "$(wc -l <s/t.csv)" -eq 5 ] && ok || bad "CSV has a header and 4 rows: $(cat s/t.csv)"
+[ "$(csv_col s/t.csv verified | sort -u)" = "1" ] && ok || bad "every run verified"
+[ "$(csv_col s/t.csv status | sort -u)" = "WS_SUCCESS" ] && ok || bad "every run succeeded"
+[ "$(csv_col s/t.csv state | sort -u)" = "ran" ] && ok || bad "state ran"
+for n in vecadd_tiny_w-lrr vecadd_tiny_w-gto bfs_tiny_w-lrr bfs_tiny_w-gto; do
+    [ -s "s/$n.json" ] && [ -s "s/$n.config" ] && [ -s "s/$n.timeseries.csv" ] && [ -s "s/$n.log" ] && ok \
+        || bad "files of run $n"
+done
+if command -v python3 >/dev/null; then
+    python3 -m json.tool s/bfs_tiny_w-gto.json >/dev/null && ok || bad "result is not valid JSON"
+fi
+# the CSV holds what a direct run measures (same cycles: the sweep adds nothing to a run)
+direct=$("$W" run bfs --size tiny --warp-sched gto | sed -n 's/^gpu_tot_sim_cycle = //p' | head -1)
+swept=$(csv_col s/t.csv gpu_sim_cycle | sed -n 4p)
+[ -n "$direct" ] && [ "$direct" = "$swept" ] && ok || bad "swept cycles $swept != direct run $direct"
+[ "$(csv_col s/t.csv name | sed -n 4p)" = "bfs_tiny_w-gto" ] && ok || bad "CSV row order follows the grid"
+grep -q "finished 4 runs" "$tmp/err" && ok || bad "progress summary: $(tail -2 "$tmp/err")"
+
+# ---- resume ----
+md5_before=$(fp)
+raw_before=$(md5sum s/*.json | md5sum)   # host timings included: a rerun would change them
+expect_rc 0 "rerun: nothing to do" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny -j 2 --name t -o s
+grep -q "4 runs: 4 done before, 0 to run" "$tmp/err" && ok || bad "resume skips complete runs: $(cat "$tmp/err")"
+[ "$(md5sum s/*.json | md5sum)" = "$raw_before" ] && ok || bad "results rewritten on resume"
+[ "$(csv_col s/t.csv state | sort -u)" = "cached" ] && ok || bad "state cached"
+rm s/vecadd_tiny_w-gto.json
+head -c 200 s/bfs_tiny_w-lrr.json >s/cut && mv s/cut s/bfs_tiny_w-lrr.json   # a run killed while writing
+expect_rc 0 "--list after damage" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny --name t -o s \
+    --list
+[ "$(grep -c '^todo ' "$tmp/out")" -eq 2 ] && ok || bad "missing and truncated results are todo: $(cat "$tmp/out")"
+expect_rc 0 "resume" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny -j 2 --name t -o s
+grep -q "4 runs: 2 done before, 2 to run" "$tmp/err" && ok || bad "resume reruns exactly 2: $(cat "$tmp/err")"
+[ "$(csv_col s/t.csv state | tr '\n' ' ')" = "cached ran ran cached " ] && ok || bad "states after resume"
+[ "$(fp)" = "$md5_before" ] && ok || bad "rerun results differ (determinism)"
+expect_rc 0 "--force" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny -j 2 --name t -o s --force
+grep -q "4 runs: 0 done before, 4 to run" "$tmp/err" && ok || bad "--force reruns everything"
+
+# ---- job lists ----
+rm s/vecadd_tiny_w-lrr.json s/bfs_tiny_w-gto.json
+expect_rc 0 "emit parallel" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny --name t -o s \
+    --emit parallel jobs.txt
+[ "$(wc -l <jobs.txt)" -eq 2 ] && ok || bad "job list has the 2 missing runs: $(cat jobs.txt)"
+grep -q "run vecadd --size tiny --warp-sched lrr -o s/vecadd_tiny_w-lrr.json >s/vecadd_tiny_w-lrr.log 2>&1$" jobs.txt \
+    && ok || bad "job line: $(head -1 jobs.txt)"
+grep -q "^cd $tmp && " jobs.txt && ok || bad "jobs start in the sweep's directory: $(head -1 jobs.txt)"
+[ ! -e s/vecadd_tiny_w-lrr.json ] && ok || bad "--emit ran something"
+(cd / && bash "$tmp/jobs.txt") && ok || bad "running the job list"   # as parallel would, from anywhere
+expect_rc 0 "collect after parallel" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny --name t -o s
+grep -q "4 done before, 0 to run" "$tmp/err" && ok || bad "results of the job list are picked up"
+[ "$(fp)" = "$md5_before" ] && ok || bad "job-list results differ"
+rm s/vecadd_tiny_w-gto.json s/bfs_tiny_w-lrr.json s/bfs_tiny_w-gto.json
+expect_rc 0 "emit slurm" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny --name t -o s \
+    --emit slurm job.sh
+grep -q "^#SBATCH --array=0-2$" job.sh && ok || bad "Slurm array of 3 tasks: $(grep SBATCH job.sh)"
+head -1 job.sh | grep -q "^#!/bin/bash" && ok || bad "Slurm script shebang"
+[ -x job.sh ] && ok || bad "Slurm script executable"
+bash -n job.sh && ok || bad "Slurm script syntax"
+for i in 0 1 2; do (cd / && SLURM_ARRAY_TASK_ID=$i WARPSIM="$W" bash "$tmp/job.sh") || bad "Slurm task $i"; done
+(cd / && SLURM_ARRAY_TASK_ID=3 bash "$tmp/job.sh" 2>/dev/null) && bad "Slurm task 3 should not exist" || ok
+expect_rc 0 "collect after slurm" "$W" sweep --workloads vecadd,bfs --warp-sched lrr,gto --size tiny --name t -o s
+grep -q "4 done before, 0 to run" "$tmp/err" && ok || bad "results of the array tasks are picked up"
+[ "$(fp)" = "$md5_before" ] && ok || bad "array results differ"
+
+# ---- a failing run: recorded, reported, retried next time ----
+expect_rc 1 "sweep with a bad option value" "$W" sweep --workloads vecadd --fixed gpgpu_n_clusters=x --size tiny \
+    -o f --name f
+[ "$(csv_col f/f.csv state)" = "no_result" ] && [ "$(csv_col f/f.csv exit_code)" = "2" ] && ok \
+    || bad "failed run in the CSV: $(cat f/f.csv)"
+grep -q "FAILED (exit 2" "$tmp/err" && ok || bad "failure named in the progress output: $(cat "$tmp/err")"
+grep -q "gpgpu_n_clusters" f/*.log && ok || bad "the run's log has its error"
+expect_rc 1 "failed run is retried" "$W" sweep --workloads vecadd --fixed gpgpu_n_clusters=x --size tiny -o f --name f
+grep -q "1 to run" "$tmp/err" && ok || bad "a run without a result runs again"
+
+# ---- studies at tiny size: tables, CSV, report, caching, phases, missing policies ----
+expect_rc 0 "study las" "$W" study las --workloads vecadd,transpose --size tiny -j 2 -o sl
+grep -q "^Normalised IPC (Fig. 5.1)" "$tmp/out" && ok || bad "las prints its IPC table"
+grep -q "^L1D miss rate (Fig. 5.2)" "$tmp/out" && ok || bad "las prints its miss-rate table"
+grep -q "^Comparison with seed 003" "$tmp/out" && ok || bad "las compares with the seed"
+grep -q "^agreement with the seed: [0-9] of 5 comparisons agree" "$tmp/out" && ok || bad "las agreement summary"
+grep -q "^transpose  *II  *[0-9.]*  *1.00 " "$tmp/out" && ok \
+    || bad "las row: RR normalised to 1.00: $(grep transpose "$tmp/out")"
+[ -s sl/las_ipc.csv ] && [ -s sl/las_l1d.csv ] && [ -s sl/las.txt ] && [ -s sl/runs.csv ] && ok || bad "las files"
+head -1 sl/las_ipc.csv | grep -q "^workload,group,RR IPC,RR,BCS,LAS-CTA,LAS-CTA+warp$" && ok \
+    || bad "las CSV header: $(head -1 sl/las_ipc.csv)"
+[ "$(grep -c . sl/runs.csv)" -eq 9 ] && ok || bad "las: 2 workloads x 4 schedulers"
+expect_rc 0 "study las again (cached)" "$W" study las --workloads vecadd,transpose --size tiny -j 2 -o sl
+grep -q "8 runs: 8 done before, 0 to run" "$tmp/err" && ok || bad "a study reuses its runs: $(head -2 "$tmp/err")"
+grep -q "^Normalised IPC (Fig. 5.1)" sl/las.txt && ok || bad "las report file has the tables"
+# a policy left out: its column says so, with the reason, never silently
+expect_rc 0 "study las without bcs" "$W" study las --workloads vecadd --size tiny -j 2 -o sl --skip-policy bcs
+grep -q "column BCS not available: left out by --skip-policy bcs" "$tmp/out" && ok || bad "missing policy reason"
+grep -q "^vecadd  *III  *[0-9.]*  *1.00  *n/a " "$tmp/out" && ok \
+    || bad "missing policy cell n/a: $(grep '^vecadd' "$tmp/out")"
+# phases written as jobs one at a time, then collected
+expect_rc 0 "study caws emit (phase 1)" "$W" study caws --workloads bfs --size tiny -o sc --emit parallel cj.txt
+[ "$(wc -l <cj.txt)" -eq 1 ] && grep -q -- "--warp-sched lrr .*--warps " cj.txt && ok \
+    || bad "caws phase 1: the LRR oracle run: $(cat cj.txt)"
+bash cj.txt || bad "caws phase 1 jobs"
+expect_rc 0 "study caws emit (phase 2)" "$W" study caws --workloads bfs --size tiny -o sc --emit parallel cj.txt
+oracle=sc/runs/bfs_tiny_c-gtx480_w-lrr_t-rr_warps.warps.csv
+[ "$(wc -l <cj.txt)" -eq 6 ] && grep -q "warp_sched.caws_avg.oracle=$oracle" cj.txt \
+    && ok || bad "caws phase 2: 6 runs, CAWS with the oracle: $(cat cj.txt)"
+bash cj.txt || bad "caws phase 2 jobs"
+expect_rc 0 "study caws collect" "$W" study caws --workloads bfs --size tiny -j 2 -o sc
+grep -q "^Criticality inversion (Table 3.3)" "$tmp/out" && ok || bad "caws prints the inversion table"
+grep -q "^bfs  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
+    || bad "caws IPC row: $(grep '^bfs' "$tmp/out" | head -1)"
+grep -q "0 to run" "$tmp/err" && ok || bad "caws collect ran nothing new"
+expect_rc 0 "study dyncta" "$W" study dyncta --workloads vecadd --size tiny -j 2 -o sd
+grep -q "^Normalised IPC: static CTA limit n" "$tmp/out" && ok || bad "dyncta prints its IPC table"
+grep -q "^vecadd  *Type-.  *4  " "$tmp/out" && ok \
+    || bad "dyncta finds N = 4 for vecadd on dyncta-30core: $(grep '^vecadd' "$tmp/out" | head -1)"
+grep -q "DYNCTA's average n lands near opt" "$tmp/out" && ok || bad "dyncta compares with the seed"
+[ -s sd/dyncta_ipc.csv ] && [ -s sd/dyncta_metrics.csv ] && [ -s sd/dyncta.txt ] && ok || bad "dyncta files"
+
+echo "sweep_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
