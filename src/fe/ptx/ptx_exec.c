@@ -305,7 +305,7 @@ enum wi_class ptx_exec_wi_class(enum ptx_iclass c)
     }
 }
 
-static uint8_t wi_space_of(enum ptx_iclass c)
+enum wi_space ptx_exec_wi_space(enum ptx_iclass c)
 {
     switch (c) {
     case PIC_LD_GLOBAL: case PIC_ST_GLOBAL: case PIC_ATOM_GLOBAL: return WS_SPACE_GLOBAL;
@@ -341,7 +341,7 @@ static void wi_begin(struct warp_inst *wi, const struct ptx_frame *fr, const str
     wi->pc = pc;
     wi->func = fr->fidx;
     wi->cls = (uint8_t)ptx_exec_wi_class((enum ptx_iclass)in->iclass);
-    wi->space = wi_space_of((enum ptx_iclass)in->iclass);
+    wi->space = (uint8_t)ptx_exec_wi_space((enum ptx_iclass)in->iclass);
     wi->active_mask = m;
     wi->issue_mask = issue;
     wi->ndst = wi->nsrc = 0;

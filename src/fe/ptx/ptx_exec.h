@@ -259,6 +259,8 @@ int ptx_warp_run(struct ptx_warp *w, uint64_t budget);
 
 /* Map an instruction class to the warp_inst class. */
 enum wi_class ptx_exec_wi_class(enum ptx_iclass c);
+/* The state space a memory instruction class touches (WS_SPACE_NONE otherwise). */
+enum wi_space ptx_exec_wi_space(enum ptx_iclass c);
 
 /* ---- peeking for a timing model (ptx_exec_peek.c) ------------------------------------
    A cycle-level model decides whether a warp may issue BEFORE executing it:

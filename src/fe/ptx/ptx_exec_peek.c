@@ -17,19 +17,6 @@ static bool peek_has_dst(enum ptx_opcode op)
     }
 }
 
-static uint8_t peek_space(enum ptx_iclass c)
-{
-    switch (c) {
-    case PIC_LD_GLOBAL: case PIC_ST_GLOBAL: case PIC_ATOM_GLOBAL: return WS_SPACE_GLOBAL;
-    case PIC_LD_SHARED: case PIC_ST_SHARED: case PIC_ATOM_SHARED: return WS_SPACE_SHARED;
-    case PIC_LD_LOCAL: case PIC_ST_LOCAL: return WS_SPACE_LOCAL;
-    case PIC_LD_CONST: return WS_SPACE_CONST;
-    case PIC_LD_PARAM: case PIC_ST_PARAM: return WS_SPACE_PARAM;
-    case PIC_TEX: return WS_SPACE_TEX;
-    default: return WS_SPACE_NONE;
-    }
-}
-
 unsigned ptx_insn_lat_class(const struct ptx_insn *in)
 {
     switch ((enum ptx_opcode)in->op) {
@@ -127,7 +114,7 @@ int ptx_warp_peek(struct ptx_warp *w, struct ptx_peek *p)
     p->func = fr->fidx;
     p->cls = (uint8_t)ptx_exec_wi_class((enum ptx_iclass)in->iclass);
     p->lat_class = (uint8_t)ptx_insn_lat_class(in);
-    p->space = peek_space((enum ptx_iclass)in->iclass);
+    p->space = (uint8_t)ptx_exec_wi_space((enum ptx_iclass)in->iclass);
     uint32_t base = (uint32_t)((size_t)(fr->regs - w->regstack) / PTX_WARP_SIZE);
     peek_regs(fr->f, in, base, p);
     return PTX_WARP_READY;

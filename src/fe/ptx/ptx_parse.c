@@ -370,23 +370,30 @@ static bool pp_mod_name_taken(const struct pp *p, const struct ptx_tok *t)
     return pp_lookup_modsym(p, t->s, t->len) >= 0 || pp_lookup_func(p, t->s, t->len) >= 0;
 }
 
+/* After an opening `open` token: skip to its matching `close`, with nesting.
+   An end of file first is "unterminated WHAT" at `at`. */
+static int pp_skip_balanced(struct pp *p, const struct ptx_tok *at, char open, char close, const char *what)
+{
+    int depth = 1;
+    while (depth) {
+        const struct ptx_tok *t = pp_next(p);
+        if (t->kind == PTK_EOF)
+            return pp_err(p, at, "unterminated '%s'", what);
+        if (pp_is_punct(t, open))
+            depth++;
+        else if (pp_is_punct(t, close))
+            depth--;
+    }
+    return 0;
+}
+
 /* Skip `( ... )` with nesting (attribute lists). */
 static int pp_skip_parens(struct pp *p)
 {
     const struct ptx_tok *open = pp_peek(p);
     if (pp_expect(p, '('))
         return -1;
-    int depth = 1;
-    while (depth) {
-        const struct ptx_tok *t = pp_next(p);
-        if (t->kind == PTK_EOF)
-            return pp_err(p, open, "unterminated '('");
-        if (pp_is_punct(t, '('))
-            depth++;
-        else if (pp_is_punct(t, ')'))
-            depth--;
-    }
-    return 0;
+    return pp_skip_balanced(p, open, '(', ')', "(");
 }
 
 /* Growable byte buffer of an initialiser. */
@@ -1131,17 +1138,7 @@ static int pp_section(struct pp *p)
         pp_next(p);
     if (pp_expect(p, '{'))
         return -1;
-    int depth = 1;
-    while (depth) {
-        const struct ptx_tok *t = pp_next(p);
-        if (t->kind == PTK_EOF)
-            return pp_err(p, kw, "unterminated '.section'");
-        if (pp_is_punct(t, '{'))
-            depth++;
-        else if (pp_is_punct(t, '}'))
-            depth--;
-    }
-    return 0;
+    return pp_skip_balanced(p, kw, '{', '}', ".section");
 }
 
 static int pp_file(struct pp *p)

@@ -66,4 +66,11 @@ double caws_sample(const void *st);
 /* The reset value of a class for the current pool size. */
 int32_t caws_reset_value(const struct caws_state *s, int cls);
 
+/* The parameters every CAWS variant takes (caws_avg adds its own after these). */
+#define CAWS_COMMON_PARAMS                                                                                    \
+    CFG_OPT("oracle", CFG_STRING, struct caws_state, oracle, "", 0, 0,                                        \
+            "per-warp CSV of an earlier run: warpsim run W --warp-sched lrr --warps FILE.csv"),               \
+    CFG_OPT("boost", CFG_DOUBLE, struct caws_state, boost, "20", 0, 400,                                      \
+            "percent more issue slots for critical warps (20: reset 39 instead of 47 with 48 warps)")
+
 #endif

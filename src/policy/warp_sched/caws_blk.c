@@ -8,10 +8,7 @@
 #include "policy/warp_sched/caws.h"
 
 static const struct cfg_opt caws_blk_params[] = {
-    CFG_OPT("oracle", CFG_STRING, struct caws_state, oracle, "", 0, 0,
-            "per-warp CSV of an earlier run: warpsim run W --warp-sched lrr --warps FILE.csv"),
-    CFG_OPT("boost", CFG_DOUBLE, struct caws_state, boost, "20", 0, 400,
-            "percent more issue slots for critical warps (20: reset 39 instead of 47 with 48 warps)"),
+    CAWS_COMMON_PARAMS,
 };
 
 static int caws_blk_init(void *st, const struct sm_view *sm) { return caws_init(st, sm, CAWS_BLK); }
