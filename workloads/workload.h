@@ -32,6 +32,7 @@ struct wl_result {
     char detail[512];      /* what was checked, or the first mismatch */
     double max_abs_err;    /* float workloads: largest error seen */
     unsigned launches;     /* kernel launches made */
+    int bad_input;         /* 1 = the input file (--input) was rejected: a user error, detail says why */
 };
 
 struct workload {
@@ -41,6 +42,8 @@ struct workload {
     /* Run at the requested size with the module already loaded. Returns
        WS_SUCCESS when every API call succeeded (verification is separate, in r). */
     ws_status (*run)(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, struct wl_result *r);
+    const char *input_format;   /* what --input reads (e.g. "a graph in Rodinia's BFS text format");
+                                   NULL = the workload generates its inputs and takes no file */
     int micro;             /* 1 = microbenchmark (latency/bandwidth calibration, docs/microbench.md),
                               listed apart from the applications */
 };

@@ -42,7 +42,8 @@ typedef enum ws_status {
     WS_ERROR_ILLEGAL_ADDRESS,    /* memory checker: out of bounds / unallocated / misaligned */
     WS_ERROR_DEADLOCK,           /* barrier that can never complete, watchdog */
     WS_ERROR_IO,
-    WS_ERROR_UNSUPPORTED
+    WS_ERROR_UNSUPPORTED,
+    WS_ERROR_LIMIT               /* a launch reached a limit of wsSetLimits (instructions, cycles, seconds) */
 } ws_status;
 
 typedef struct ws_dim3 { unsigned x, y, z; } ws_dim3;
@@ -103,6 +104,19 @@ ws_status wsDestroyTextureObject(ws_ctx *ctx, ws_texobj tex);
    completion before returning (like a launch followed by cudaDeviceSynchronize). */
 ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim3 grid,
                          ws_dim3 block, unsigned dynamic_smem_bytes, void **args);
+
+/* Limits that bound a context's launches, so that a kernel that never
+   terminates cannot hang the host.  A launch that reaches one stops and fails
+   with WS_ERROR_LIMIT; the message names the kernel, the limit and how far it
+   got (warp instructions, completed CTAs, cycles).  0 = no limit, the default
+   of a new context. */
+typedef struct ws_limits {
+    uint64_t max_warp_insns;     /* warp instructions per launch */
+    uint64_t max_cycles;         /* timing mode: core cycles per launch */
+    double max_seconds;          /* host wall-clock seconds spent in launches, summed over the context */
+} ws_limits;
+ws_status wsSetLimits(ws_ctx *ctx, const ws_limits *limits);
+ws_status wsGetLimits(const ws_ctx *ctx, ws_limits *limits);
 
 /* Counters accumulated over every launch of the context. */
 typedef struct ws_stats {

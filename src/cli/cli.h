@@ -12,6 +12,15 @@
 #include "warpsim/warpsim.h"
 #include "workload.h"
 
+/* Default limits of `warpsim run` (--max-warp-insns, --max-seconds): a kernel
+   that never terminates stops within minutes (functional) or an hour or so
+   (timing) instead of hanging.  The largest launch of a bundled workload at
+   paper size issues under 2e8 warp instructions. */
+#define CLI_DEFAULT_MAX_WARP_INSNS 2000000000
+#define CLI_DEFAULT_MAX_SECONDS 14400
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 /* exit codes */
 enum { EXIT_OK = 0, EXIT_VERIFY_FAILED = 1, EXIT_USAGE = 2, EXIT_SIM_ERROR = 3 };
 
@@ -47,7 +56,7 @@ struct wl_exec {
     unsigned nkernels;
     uint64_t iclass_warp[PIC_COUNT];
     int progress;              /* print a progress line to stderr after each launch */
-    uint64_t max_warp_insns;   /* per-launch watchdog, 0 = none */
+    ws_limits limits;          /* --max-warp-insns, --max-cycles, --max-seconds (0 = none) */
 
     /* timing mode (the default of `run`; functional when timing == 0) */
     int timing;
@@ -60,7 +69,7 @@ struct wl_exec {
     int warn_unknown;          /* unknown config options warn instead of failing */
     int per_kernel_text;       /* text report: every kernel's full section */
     /* timing results, captured before the context goes away (malloc'ed, cli_exec_free) */
-    int setup_failed;          /* the configuration was rejected (a usage error) */
+    int setup_failed;          /* the configuration or the --ptx file was rejected (a usage error) */
     char *timing_text;         /* gpu_report_text */
     char *timing_json;         /* gpu_report_json body */
     char *effective_config;    /* gpu_config_write */
@@ -85,6 +94,7 @@ ws_status cli_exec_workload(struct wl_exec *x);
 
 /* argument helpers: print "warpsim CMD: ..." and return -1 on a bad value */
 int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out);
 int cli_is_help(const char *a);
 double cli_now(void);   /* monotonic seconds */
 

@@ -11,20 +11,41 @@
 
 int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0; }
 
+/* Digits only (decimal, or hex after 0x): strtoull alone would accept leading
+   blanks and a sign, and turn " -1" into 2^64-1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
 {
-    char *end = NULL;
-    errno = 0;
-    if (!s || !*s || *s == '-') {
-        fprintf(stderr, "warpsim %s: option %s expects a non-negative integer, got '%s'\n", cmd, opt, s ? s : "");
+    const char *d = s ? s : "";
+    int hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
+    size_t ndig = hex ? strspn(d + 2, "0123456789abcdefABCDEF") : strspn(d, "0123456789");
+    if (ndig == 0 || d[(hex ? 2 : 0) + ndig] != '\0') {
+        fprintf(stderr, "warpsim %s: option %s expects a non-negative integer (digits, or 0x and hex digits), got '%s'\n",
+                cmd, opt, d);
         return -1;
     }
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end) {
-        fprintf(stderr, "warpsim %s: option %s expects a non-negative integer, got '%s'\n", cmd, opt, s);
+    errno = 0;
+    unsigned long long v = strtoull(d, NULL, hex ? 16 : 10);
+    if (errno == ERANGE) {
+        fprintf(stderr, "warpsim %s: option %s: '%s' is larger than %llu\n", cmd, opt, d, (unsigned long long)UINT64_MAX);
         return -1;
     }
     *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out)
+{
+    const char *d = s ? s : "";
+    char *end = NULL;
+    double v = 0;
+    if (strspn(d, "0123456789.") == strlen(d) && *d)   /* no sign, blank, exponent, inf or nan */
+        v = strtod(d, &end);
+    if (!end || *end || !(v >= 0) || v > 1e12) {
+        fprintf(stderr, "warpsim %s: option %s expects seconds (a non-negative number such as 600 or 0.5), got '%s'\n",
+                cmd, opt, d);
+        return -1;
+    }
+    *out = v;
     return 0;
 }
 
@@ -152,9 +173,15 @@ ws_status cli_exec_workload(struct wl_exec *x)
     x->sim_seconds = 0;
     memset(x->iclass_warp, 0, sizeof x->iclass_warp);
     ws_set_launch_hook(ctx, on_launch, x);
-    ws_set_insn_limit(ctx, x->max_warp_insns);
+    wsSetLimits(ctx, &x->limits);
     if (x->ptx_path) {
         x->status = wsModuleLoadFile(ctx, &mod, x->ptx_path);
+        if (x->status != WS_SUCCESS) {   /* the user's PTX file: a bad input, not a simulation error */
+            snprintf(x->error, sizeof x->error, "--ptx: %s", wsGetErrorMessage(ctx));
+            x->setup_failed = 1;
+            wsDestroy(ctx);
+            return x->status;
+        }
     } else {
         size_t len = 0;
         const char *text = wl_ptx_text(x->wl->name, &len);

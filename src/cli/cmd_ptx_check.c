@@ -105,7 +105,8 @@ int cmd_ptx_check(int argc, char **argv)
             puts("usage: warpsim ptx-check [--slices] FILE.ptx\n\n"
                  "Parse and validate a PTX file as warpsim would load it. On success print each kernel and\n"
                  "function with its parameters, registers, local and shared memory. On error print one line\n"
-                 "FILE:LINE:COLUMN: error: MESSAGE to stderr and exit with status 1.\n\n"
+                 "FILE:LINE:COLUMN: error: MESSAGE to stderr and exit with status 1 (2 when the file cannot be\n"
+                 "read: missing, a directory, or larger than 256 MiB).\n\n"
                  "  --slices   for every kernel, each global load and store: whether its address was sliced\n"
                  "             (computable from block/thread indices, parameters and constants, for the\n"
                  "             locality-aware schedulers), the data array it belongs to, or why not; and\n"
@@ -142,7 +143,7 @@ int cmd_ptx_check(int argc, char **argv)
         char line[1024];
         ptx_error_format(&err, line, sizeof line);
         fprintf(stderr, "%s\n", line);
-        return 1;
+        return err.line ? 1 : EXIT_USAGE;   /* no position: the file could not be read at all */
     }
     apply_ptxas_beside(m, path);
     unsigned kernels = 0;

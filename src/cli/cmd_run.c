@@ -1,4 +1,5 @@
 /* cmd_run.c - `warpsim run WORKLOAD`: run a bundled workload, verify, report. */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,13 +22,20 @@ static void run_usage(FILE *f)
           "                           small = experiments on a laptop; paper = close to the papers' inputs\n"
           "  --functional             functional simulation only (instruction counts, no timing; fast)\n"
           "  --seed N                 seed for the generated inputs (default: 1)\n"
-          "  --input FILE             workload input file (bfs: a graph in Rodinia's text format)\n"
+          "  --input FILE             workload input file, for the workloads that read one\n"
+          "                           (bfs: a graph in Rodinia's text format; others generate theirs)\n"
           "  --ptx FILE               use this PTX instead of the bundled one (same kernel names)\n"
           "  -o, --output FILE        write the results as JSON to FILE (timing statistics included);\n"
           "                           in timing mode also NAME.config (the effective configuration,\n"
           "                           `--config NAME.config` reproduces the run) and NAME.timeseries.csv\n"
-          "  --max-warp-insns N       fail a launch that issues more than N warp instructions\n"
-          "                           (catches kernels that never terminate; default: no limit)\n"
+          "\n"
+          "limits (a kernel that never terminates must not hang the run; 0 turns a limit off):\n"
+          "  --max-warp-insns N       stop a launch after N warp instructions (default: " CLI_STR(CLI_DEFAULT_MAX_WARP_INSNS) ",\n"
+          "                           over ten times the largest launch of the bundled paper inputs)\n"
+          "  --max-cycles N           timing mode: stop a launch after N core cycles (default: 0)\n"
+          "  --max-seconds S          stop after S host seconds spent in launches (default: " CLI_STR(CLI_DEFAULT_MAX_SECONDS) ")\n"
+          "                           A run stopped at a limit exits 3, names the kernel and how far it\n"
+          "                           got, and (timing mode) reports the statistics up to that point.\n"
           "  -v, --verbose            print the driver's notes\n"
           "\n"
           "timing options:\n"
@@ -43,8 +51,8 @@ static void run_usage(FILE *f)
           "  --kernel-stats           print every kernel's full statistics, not just the totals\n"
           "  --warn-unknown-options   unknown config options warn instead of failing\n"
           "\n"
-          "exit status: 0 verified, 1 output mismatch, 2 usage error (also a bad configuration),\n"
-          "3 simulation error\n",
+          "exit status: 0 verified, 1 output mismatch, 2 bad input (usage, configuration, input file),\n"
+          "3 simulation error (memory checker, deadlock, watchdog, a limit above)\n",
           f);
 }
 
@@ -149,6 +157,8 @@ int cmd_run(int argc, char **argv)
     x.opts.size = WL_SMALL;
     x.opts.seed = 1;
     x.opts.log = stderr;
+    x.limits.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
+    x.limits.max_seconds = CLI_DEFAULT_MAX_SECONDS;
     const char *out = NULL, *name = NULL;
     int functional = 0;
     char cmdline[2048] = "warpsim";
@@ -172,7 +182,8 @@ int cmd_run(int argc, char **argv)
             x.warn_unknown = 1;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--input") == 0 ||
                    strcmp(a, "--ptx") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                   strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
+                   strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--max-cycles") == 0 ||
+                   strcmp(a, "--max-seconds") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
                    strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
                    strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0) {
             if (!v) {
@@ -189,7 +200,13 @@ int cmd_run(int argc, char **argv)
                 if (cli_parse_u64("run", a, v, &x.opts.seed) != 0)
                     return EXIT_USAGE;
             } else if (strcmp(a, "--max-warp-insns") == 0) {
-                if (cli_parse_u64("run", a, v, &x.max_warp_insns) != 0)
+                if (cli_parse_u64("run", a, v, &x.limits.max_warp_insns) != 0)
+                    return EXIT_USAGE;
+            } else if (strcmp(a, "--max-cycles") == 0) {
+                if (cli_parse_u64("run", a, v, &x.limits.max_cycles) != 0)
+                    return EXIT_USAGE;
+            } else if (strcmp(a, "--max-seconds") == 0) {
+                if (cli_parse_seconds("run", a, v, &x.limits.max_seconds) != 0)
                     return EXIT_USAGE;
             } else if (strcmp(a, "--input") == 0) {
                 x.opts.input = v;
@@ -253,6 +270,19 @@ int cmd_run(int argc, char **argv)
                         "apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
+    if (x.opts.input && !x.wl->input_format) {
+        fprintf(stderr, "warpsim run: --input: workload '%s' generates its inputs and reads no file; workloads that "
+                        "read one:", x.wl->name);
+        for (size_t i = 0; i < wl_count(); i++)
+            if (wl_get(i)->input_format)
+                fprintf(stderr, " %s (%s)", wl_get(i)->name, wl_get(i)->input_format);
+        fputc('\n', stderr);
+        return EXIT_USAGE;
+    }
+    if (functional && x.limits.max_cycles) {
+        fprintf(stderr, "warpsim run: --max-cycles applies to timing mode; drop --functional or use --max-warp-insns\n");
+        return EXIT_USAGE;
+    }
     char ts_default[1024], cfg_out[1024] = "";
     x.timing = !functional;
     if (x.timing && out) {
@@ -263,11 +293,26 @@ int cmd_run(int argc, char **argv)
         beside(cfg_out, sizeof cfg_out, out, ".config");
     }
 
+    /* the results file opens before the run: a typo in its directory must not cost a whole simulation,
+       nor be reported under the name of a file derived from it */
+    FILE *json_out = NULL;
+    if (out && !(json_out = fopen(out, "w"))) {
+        fprintf(stderr, "warpsim run: -o %s: cannot write: %s\n", out, strerror(errno));
+        return EXIT_USAGE;
+    }
+
     x.progress = isatty(2);
     cli_exec_workload(&x);
-    if (x.setup_failed) {
-        fprintf(stderr, "warpsim run: %s\n", x.error);
+    if (x.setup_failed || x.result.bad_input) {
+        if (x.setup_failed)
+            fprintf(stderr, "warpsim run: %s\n", x.error);
+        else
+            fprintf(stderr, "warpsim run: --input: %s\n", x.result.detail);
         cli_exec_free(&x);
+        if (json_out) {
+            fclose(json_out);
+            remove(out);
+        }
         return EXIT_USAGE;
     }
 
@@ -275,6 +320,10 @@ int cmd_run(int argc, char **argv)
            functional ? "functional" : "timing");
     if (x.status != WS_SUCCESS) {
         fprintf(stderr, "warpsim run: %s failed: %s\n%s\n", x.wl->name, wsStatusName(x.status), x.error);
+        if (x.status == WS_ERROR_LIMIT)
+            fprintf(stderr, "warpsim run: raise the limit or turn it off with --max-warp-insns, --max-cycles or "
+                            "--max-seconds (0 = no limit)%s\n",
+                    functional ? "" : "; the statistics below cover the run up to the stop");
     }
     printf("kernels_launched = %" PRIu64 "\n", x.stats.kernels_launched);
     printf("ctas_executed = %" PRIu64 "\n", x.stats.ctas_executed);
@@ -307,17 +356,21 @@ int cmd_run(int argc, char **argv)
     }
     if (x.status == WS_SUCCESS)
         printf("verify = %s (%s)\n", x.result.verified ? "PASSED" : "FAILED", x.result.detail);
-    int rc = x.status != WS_SUCCESS ? EXIT_SIM_ERROR : x.result.verified ? EXIT_OK : EXIT_VERIFY_FAILED;
-    if (out) {
-        FILE *f = fopen(out, "w");
-        if (!f) {
-            fprintf(stderr, "warpsim run: cannot write %s\n", out);
-            cli_exec_free(&x);
-            return EXIT_USAGE;
+    /* a launch rejected as configured (a policy's parameters or input file, a CTA that does not fit the
+       machine, a --ptx kernel whose parameters differ from the workload's) is bad input, not a fault of
+       the simulated program */
+    int rc = x.status == WS_ERROR_INVALID_VALUE ? EXIT_USAGE
+             : x.status != WS_SUCCESS           ? EXIT_SIM_ERROR
+             : x.result.verified                ? EXIT_OK
+                                                : EXIT_VERIFY_FAILED;
+    if (json_out) {
+        write_json(json_out, &x, functional, cmdline);
+        if (fclose(json_out) != 0) {
+            fprintf(stderr, "warpsim run: -o %s: write failed: %s\n", out, strerror(errno));
+            rc = rc ? rc : EXIT_USAGE;
+        } else {
+            printf("results written to %s\n", out);
         }
-        write_json(f, &x, functional, cmdline);
-        fclose(f);
-        printf("results written to %s\n", out);
     }
     if (cfg_out[0] && x.effective_config) {
         FILE *f = fopen(cfg_out, "w");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "study.h"
+#include "core/file_read.h"
 
 #define JR_MAX_DEPTH 64
 
@@ -239,30 +240,5 @@ int jr_string(const char *text, const char *path, char *buf, size_t n)
 
 char *sw_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, used = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + used, 1, cap - used - 1, f);
-        used += got;
-        if (used + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (!buf)
-        return NULL;
-    buf[used] = '\0';
-    if (len)
-        *len = used;
-    return buf;
+    return file_read_all(path, FILE_LIMIT_INPUT, len, NULL, NULL, 0);
 }

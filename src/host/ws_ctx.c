@@ -88,6 +88,7 @@ const char *wsStatusName(ws_status s)
     case WS_ERROR_DEADLOCK: return "WS_ERROR_DEADLOCK";
     case WS_ERROR_IO: return "WS_ERROR_IO";
     case WS_ERROR_UNSUPPORTED: return "WS_ERROR_UNSUPPORTED";
+    case WS_ERROR_LIMIT: return "WS_ERROR_LIMIT";
     }
     return "WS_ERROR_UNKNOWN";
 }
@@ -141,7 +142,27 @@ void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thre
 void ws_set_insn_limit(ws_ctx *ctx, uint64_t warp_insns)
 {
     if (ctx)
-        ctx->insn_limit = warp_insns;
+        ctx->limits.max_warp_insns = warp_insns;
+}
+
+ws_status wsSetLimits(ws_ctx *ctx, const ws_limits *limits)
+{
+    if (!ctx || !limits)
+        return WS_ERROR_INVALID_VALUE;
+    /* NaN, negative and infinite budgets are caller errors, not "no limit" */
+    if (!(limits->max_seconds >= 0) || limits->max_seconds > 1e12)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "wsSetLimits: max_seconds must be between 0 and 1e12, got %g",
+                       limits->max_seconds);
+    ctx->limits = *limits;
+    return WS_SUCCESS;
+}
+
+ws_status wsGetLimits(const ws_ctx *ctx, ws_limits *limits)
+{
+    if (!ctx || !limits)
+        return WS_ERROR_INVALID_VALUE;
+    *limits = ctx->limits;
+    return WS_SUCCESS;
 }
 
 uint64_t ws_mem_in_use(const ws_ctx *ctx) { return ctx ? ctx->mem.in_use : 0; }

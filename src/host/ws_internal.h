@@ -53,8 +53,8 @@ void ws_set_launch_hook(ws_ctx *ctx, ws_launch_hook fn, void *user);
 /* per-instruction-class totals over every launch of the context */
 void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thread[PIC_COUNT]);
 
-/* Watchdog: a launch fails with WS_ERROR_DEADLOCK after this many warp
-   instructions (0 = no limit, the default). */
+/* The warp-instruction limit alone (wsSetLimits' max_warp_insns): a launch
+   fails with WS_ERROR_LIMIT after this many warp instructions (0 = none). */
 void ws_set_insn_limit(ws_ctx *ctx, uint64_t warp_insns);
 
 /* The decoded module behind a ws_module (for listings: kernels, params). */

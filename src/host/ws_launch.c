@@ -14,12 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "core/host_clock.h"
+
+static inline double now_seconds(void) { return host_clock_seconds(); }
 
 static ws_status map_err(int e)
 {
@@ -29,6 +26,8 @@ static ws_status map_err(int e)
     case PTX_EXEC_DEADLOCK: return WS_ERROR_DEADLOCK;
     case PTX_EXEC_UNSUPPORTED: return WS_ERROR_UNSUPPORTED;
     case PTX_EXEC_NOMEM: return WS_ERROR_OUT_OF_MEMORY;
+    case PTX_EXEC_LIMIT: return WS_ERROR_LIMIT;
+    case PTX_EXEC_CONFIG: return WS_ERROR_INVALID_VALUE;
     default: return WS_ERROR_LAUNCH_FAILED;
     }
 }
@@ -158,7 +157,20 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     g->mem = &ctx->mem;
     g->num_sms = ctx->num_sms;
     g->gridid = ++ctx->gridid;
-    g->insn_limit = ctx->insn_limit;
+    g->insn_limit = ctx->limits.max_warp_insns;
+    g->cycle_limit = ctx->limits.max_cycles;
+    if (ctx->limits.max_seconds > 0) {
+        double left = ctx->limits.max_seconds - ctx->launch_seconds;
+        if (left <= 0) {
+            free(g);
+            free(params);
+            ctx->nlaunches--;
+            return ws_fail(ctx, WS_ERROR_LIMIT,
+                           "kernel '%s' not launched: the time limit of %g host seconds for all launches is spent",
+                           kernel, ctx->limits.max_seconds);
+        }
+        g->deadline = now_seconds() + left;
+    }
 
     snprintf(li->kernel, sizeof li->kernel, "%s", kernel);
     li->mod = mod;
@@ -189,6 +201,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
             ws_fail(ctx, st, "%s", g->msg);
     }
     li->wall_seconds = now_seconds() - t0;
+    ctx->launch_seconds += li->wall_seconds;
 
     li->status = st;
     li->ctas = g->ctas_done;

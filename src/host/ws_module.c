@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
+
 static ws_status ptx_fail(ws_ctx *ctx, ws_status st, const struct ptx_error *e)
 {
     char buf[1024];
@@ -183,37 +185,17 @@ ws_status wsModuleLoadFile(ws_ctx *ctx, ws_module **mod, const char *path)
     if (!mod || !path)
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "wsModuleLoadFile: NULL module pointer or path");
     *mod = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int en = errno;
-        return ws_fail(ctx, en == ENOENT ? WS_ERROR_NOT_FOUND : WS_ERROR_IO, "%s: cannot open: %s", path,
-                       strerror(en));
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 > cap) {
-            size_t nc = cap ? cap * 2 : 1 << 20;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY, "%s: out of host memory", path);
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return ws_fail(ctx, WS_ERROR_IO, "%s: read error", path);
-    }
+    size_t len = 0;
+    enum file_read_err why;
+    char msg[1024];
+    char *buf = file_read_all(path, FILE_LIMIT_PTX, &len, &why, msg, sizeof msg);
+    if (!buf)
+        return ws_fail(ctx,
+                       why == FILE_READ_NOT_FOUND ? WS_ERROR_NOT_FOUND
+                       : why == FILE_READ_NOMEM   ? WS_ERROR_OUT_OF_MEMORY
+                       : why == FILE_READ_IO || why == FILE_READ_IS_DIR ? WS_ERROR_IO
+                                                  : WS_ERROR_INVALID_VALUE,
+                       "%s", msg);
     ws_status st = wsModuleLoadData(ctx, mod, buf, len, path);
     free(buf);
     if (st == WS_SUCCESS)

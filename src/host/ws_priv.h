@@ -39,7 +39,8 @@ struct ws_ctx {
     size_t nlaunches, cap_launches;
     ws_launch_hook hook;
     void *hook_user;
-    uint64_t insn_limit;
+    ws_limits limits;            /* wsSetLimits */
+    double launch_seconds;       /* host seconds spent in launches so far (the max_seconds budget) */
     uint32_t gridid;
     struct gpu *gpu;             /* timing mode: the simulated machine */
     char err[16384];             /* large enough for a watchdog's state dump */

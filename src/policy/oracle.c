@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
+
 /* the columns the oracle needs, found by name in the header */
 enum { OC_KERNEL = 0, OC_CTA, OC_WARP, OC_START, OC_END, OC_COUNT };
 static const char *const oc_names[OC_COUNT] = {"kernel_id", "cta", "warp", "start", "end"};
@@ -79,10 +81,20 @@ int oracle_load(struct oracle *o, const char *path, unsigned kernel_id, char *ms
     memset(o, 0, sizeof *o);
     if (!path || !*path)
         return oracle_fail(msg, n, "(none)", 0, "no oracle file given; ", ORACLE_HINT);
-    FILE *f = fopen(path, "r");
+    /* read whole with a size limit (a device or a huge file is an error, not an endless read) */
+    size_t text_len = 0;
+    char why_read[512];
+    char *text = file_read_all(path, FILE_LIMIT_INPUT, &text_len, NULL, why_read, sizeof why_read);
+    if (text && text_len == 0) {
+        free(text);
+        return oracle_fail(msg, n, path, 0, "empty file (expected a per-warp file); ", ORACLE_HINT);
+    }
+    FILE *f = text ? fmemopen(text, text_len, "r") : NULL;
     if (!f) {
-        char why[160];
-        snprintf(why, sizeof why, "cannot open the oracle file (%s); ", strerror(errno));
+        char why[600];
+        snprintf(why, sizeof why, "cannot read the oracle file (%s); ",
+                 text ? strerror(errno) : why_read + strlen(path) + 2);
+        free(text);
         return oracle_fail(msg, n, path, 0, why, ORACLE_HINT);
     }
     char *buf = NULL;
@@ -168,6 +180,7 @@ int oracle_load(struct oracle *o, const char *path, unsigned kernel_id, char *ms
         rc = oracle_fail(msg, n, path, 0, "empty file (expected a per-warp file); ", ORACLE_HINT);
     free(buf);
     fclose(f);
+    free(text);
     if (!rc && o->n) {
         qsort(o->w, o->n, sizeof *o->w, oracle_cmp);
         for (size_t i = 1; i < o->n && !rc; i++) {

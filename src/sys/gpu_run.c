@@ -37,14 +37,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/host_clock.h"
+
 #define PKT_HEADER_BYTES 8u
 
-static double host_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static inline double host_now(void) { return host_clock_seconds(); }
 
 static inline uint32_t req_bytes(const struct mem_req *r)
 {
@@ -576,20 +573,24 @@ static bool all_done(const struct gpu *g)
     return true;
 }
 
+static uint64_t ctas_done_now(const struct gpu *g)
+{
+    uint64_t done = 0;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        done += sm_get_metrics(g->sm[i])->ctas_done;
+    return done - g->sum_start[GS_CTAS_DONE];
+}
+
 static void progress_line(struct gpu *g, sim_cycle now, sim_cycle kstart, double t0)
 {
     double t = host_now();
     if (t < g->progress_next)
         return;
     g->progress_next = t + 1.0;
-    uint64_t done = 0;
-    for (unsigned i = 0; i < g->n_sms; i++)
-        done += sm_get_metrics(g->sm[i])->ctas_done;
-    uint64_t before = g->sum_start[GS_CTAS_DONE];
     double el = t - t0 > 1e-9 ? t - t0 : 1e-9;
     fprintf(stderr, "\r[warpsim] kernel %u %s: CTAs %" PRIu64 "/%" PRIu64 ", cycle %" PRIu64 ", %.0f cycles/s, "
                     "%.0f warp insn/s   ",
-            g->kernel_id, g->kernels[g->nkernels - 1].res.name, done - before, g->n_ctas,
+            g->kernel_id, g->kernels[g->nkernels - 1].res.name, ctas_done_now(g), g->n_ctas,
             (uint64_t)(now - kstart + 1), (double)(now - kstart + 1) / el, (double)g->grid->warp_insns / el);
     fflush(stderr);
 }
@@ -661,6 +662,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
 
     for (unsigned i = 0; i < g->n_sms; i++) {
         if (sm_kernel_begin(g->sm[i], grid, g->kernel_id, g->cfg.scheduler, msg, n) != 0) {
+            grid->err = PTX_EXEC_CONFIG;   /* the warp scheduler rejected its parameters or inputs */
             for (unsigned j = 0; j < i; j++)
                 sm_kernel_end(g->sm[j]);
             k->failed = 1;
@@ -675,6 +677,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                  "(%u threads, %u registers, %u bytes of shared memory)",
                  k->res.name, grid->cta_threads, grid->smem_bytes, g->cfg.max_threads_per_core,
                  g->cfg.registers_per_core, g->cfg.shmem_size);
+        grid->err = PTX_EXEC_CONFIG;
         for (unsigned i = 0; i < g->n_sms; i++)
             sm_kernel_end(g->sm[i]);
         g->nkernels--;
@@ -700,6 +703,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             snprintf(msg, n, "%s", perr.msg);
         else
             snprintf(msg, n, "CTA scheduler '%s' failed to initialise", g->cta_ops->name);
+        grid->err = PTX_EXEC_CONFIG;
         for (unsigned i = 0; i < g->n_sms; i++)
             sm_kernel_end(g->sm[i]);
         g->nkernels--;
@@ -757,11 +761,16 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 rc = -1;
                 break;
             }
-            if (grid->insn_limit && grid->warp_insns >= grid->insn_limit) {
-                grid->err = PTX_EXEC_DEADLOCK;
-                snprintf(grid->msg, sizeof grid->msg,
-                         "========= Watchdog: kernel '%s' exceeded %" PRIu64 " warp instructions", k->res.name,
-                         grid->insn_limit);
+            /* the host clock is read at least every 4096 simulated cycles: a kernel
+               that issues little must not outrun the time limit */
+            if ((grid->insn_limit || grid->deadline > 0) &&
+                ptx_grid_check_limits(grid, ctas_done_now(g), (uint64_t)(c - kstart + 1), (c & 4095) == 0)) {
+                snprintf(msg, n, "%s", grid->msg);
+                rc = -1;
+                break;
+            }
+            if (grid->cycle_limit && c - kstart + 1 >= grid->cycle_limit) {
+                ptx_grid_stop_cycles(grid, ctas_done_now(g), (uint64_t)(c - kstart + 1));
                 snprintf(msg, n, "%s", grid->msg);
                 rc = -1;
                 break;
@@ -783,6 +792,8 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             if (g->cfg.max_cycles && g->tot_cycles + (c - kstart + 1) >= g->cfg.max_cycles) {
                 snprintf(msg, n, "stopped at -gpgpu_max_cycle %" PRIu64 " (kernel '%s' unfinished)",
                          g->cfg.max_cycles, k->res.name);
+                grid->err = PTX_EXEC_LIMIT;
+                snprintf(grid->msg, sizeof grid->msg, "%s", msg);
                 rc = -1;
                 break;
             }
@@ -803,6 +814,10 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             if (g->cfg.max_cycles) {
                 sim_cycle mc = kstart + (g->cfg.max_cycles > g->tot_cycles ? g->cfg.max_cycles - g->tot_cycles - 1 : 0);
                 deadline = mc < deadline ? mc : deadline;
+            }
+            if (grid->cycle_limit) {
+                sim_cycle lc = kstart + grid->cycle_limit - 1;
+                deadline = lc < deadline ? lc : deadline;
             }
             sim_ps tn = next_event_time(g, t_nat, deadline);
             if (tn != SIM_NEVER && tn > t_nat) {

@@ -98,7 +98,7 @@ cmp -s "$tmp/a.stats" "$tmp/b.stats" && [ -s "$tmp/a.stats" ] && ok || bad "stat
 # ptx-check on a bundled kernel lists it with its parameters; on a missing file it fails
 expect_rc 0 "ptx-check vecadd" "$W" ptx-check "$SRC/workloads/vecadd/vecadd.ptx"
 grep -q "^.entry vecadd" "$tmp/out" && ok || bad "ptx-check lists the kernel"
-expect_rc 1 "ptx-check missing file" "$W" ptx-check "$tmp/none.ptx"
+expect_rc 2 "ptx-check missing file" "$W" ptx-check "$tmp/none.ptx"
 
 # a PTX override whose kernel reads out of bounds is reported like a memory checker, exit 3
 # (the kernel is told n is 64 elements larger than the buffers)

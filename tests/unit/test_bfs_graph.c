@@ -77,7 +77,11 @@ TEST(bfs_graph_missing_file)
     struct bfs_graph g;
     char err[256];
     CHECK_EQ_INT(bfs_graph_load(&g, "/nonexistent/x.graph", err, sizeof err), BFS_GRAPH_IO);
-    CHECK(strncmp(err, "/nonexistent/x.graph: error: cannot open", 40) == 0);
+    CHECK_EQ_STR(err, "/nonexistent/x.graph: error: no such file");
+    CHECK_EQ_INT(bfs_graph_load(&g, "/dev/zero", err, sizeof err), BFS_GRAPH_IO);
+    CHECK_EQ_STR(err, "/dev/zero: error: larger than the limit of 1073741824 bytes for this kind of input");
+    CHECK_EQ_INT(bfs_graph_load(&g, "/tmp", err, sizeof err), BFS_GRAPH_IO);
+    CHECK_EQ_STR(err, "/tmp: error: is a directory, not a file");
 }
 
 TEST(bfs_graph_generator)

@@ -551,11 +551,11 @@ TEST(trap_and_watchdog)
     CHECK(has(wsGetErrorMessage(ctx), "trap"));
     CHECK(has(wsGetErrorMessage(ctx), "thread (5,0,0) in block (0,0,0)"));
     ws_set_insn_limit(ctx, 100000);
-    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "forever", ws_dim(1, 1, 1), ws_dim(64, 1, 1), 0, NULL), WS_ERROR_DEADLOCK);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "forever", ws_dim(1, 1, 1), ws_dim(64, 1, 1), 0, NULL), WS_ERROR_LIMIT);
     CHECK(has(wsGetErrorMessage(ctx), "forever"));
     const struct ws_launch_info *li = ws_last_launch(ctx);
     REQUIRE(li != NULL);
-    CHECK_EQ_INT(li->status, WS_ERROR_DEADLOCK);
+    CHECK_EQ_INT(li->status, WS_ERROR_LIMIT);
     /* still usable */
     ws_devptr out;
     REQUIRE(wsMalloc(ctx, &out, 48) == WS_SUCCESS);

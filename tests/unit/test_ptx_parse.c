@@ -976,7 +976,33 @@ TEST(errors_name_position_and_token)
     CHECK(m == NULL);
     char buf[512];
     ptx_error_format(&e, buf, sizeof buf);
-    CHECK_EQ_STR(buf, "/nonexistent/dir/x.ptx: error: cannot open file: No such file or directory");
+    CHECK_EQ_STR(buf, "/nonexistent/dir/x.ptx: error: cannot load: no such file");
+}
+
+/* a module must start with .version and name its .target before any variable
+   or function: an empty or foreign file is not an empty module */
+TEST(module_header_required)
+{
+    expect_error("", "t.ptx:1:1: error: empty PTX module: expected a '.version' directive first (is this a PTX file?)");
+    expect_error("// only a comment\n\n",
+                 "t.ptx:3:1: error: empty PTX module: expected a '.version' directive first (is this a PTX file?)");
+    expect_error(".target sm_75\n.version 9.0\n",
+                 "t.ptx:1:1: error: expected '.version' as the first directive of a PTX module, got '.target'");
+    expect_error(".version 9.0\n.visible .entry k()\n{\nret;\n}\n",
+                 "t.ptx:2:1: error: expected a '.target' directive before '.visible'");
+    expect_error(".version 9.0\n.global .u32 g;\n.target sm_75\n",
+                 "t.ptx:2:1: error: expected a '.target' directive before '.global'");
+    struct ptx_error e;
+    const char *hdr = ".version 9.0\n.target sm_75\n.address_size 64\n";
+    struct ptx_module *m = ptx_parse(hdr, strlen(hdr), "t.ptx", &e);
+    CHECK(m != NULL);   /* a header alone is a valid (empty) module */
+    ptx_module_free(m);
+    /* a directory and a device are not PTX files */
+    m = ptx_parse_file("/tmp", &e);
+    CHECK(m == NULL);
+    char buf[512];
+    ptx_error_format(&e, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "/tmp: error: cannot load: is a directory, not a file");
 }
 
 /* well under a second for 1 MB of PTX */

@@ -323,7 +323,7 @@ TEST(oracle_rejects_malformed_files_with_file_and_line)
     struct oracle o;
     char msg[512] = "";
     CHECK(oracle_load(&o, "/nonexistent/dir/w.csv", 0, msg, sizeof msg) != 0);
-    CHECK(strstr(msg, "/nonexistent/dir/w.csv: cannot open") == msg);
+    CHECK(strstr(msg, "/nonexistent/dir/w.csv: cannot read the oracle file (no such file)") == msg);
     CHECK(strstr(msg, "--warp-sched lrr --warps") != NULL);
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/wl_util.h"
+#include "core/file_read.h"
 
 /* ---- tokenizer with line/column tracking ---------------------------------- */
 
@@ -223,36 +224,11 @@ bad:
 int bfs_graph_load(struct bfs_graph *g, const char *path, char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
-        return BFS_GRAPH_IO;
-    }
-    /* read in chunks: works for pipes and files alike */
-    size_t cap = 1 << 16, len = 0;
-    char *buf = wl_alloc(cap);
-    for (;;) {
-        if (len == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: error: out of memory reading the file", path);
-                return BFS_GRAPH_IO;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(buf);
-        snprintf(err, errlen, "%s: error: read failed", path);
+    size_t len = 0;
+    char why[1024];
+    char *buf = file_read_all(path, FILE_LIMIT_INPUT, &len, NULL, why, sizeof why);
+    if (!buf) {
+        snprintf(err, errlen, "%s: error: %s", path, why + strlen(path) + 2);
         return BFS_GRAPH_IO;
     }
     int rc = bfs_graph_parse(g, buf, len, path, err, errlen);

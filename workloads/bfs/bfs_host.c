@@ -26,8 +26,10 @@ static ws_status bfs_device(ws_ctx *ctx, ws_module *mod, struct bfs_state *s, st
     const struct bfs_graph *g = &s->g;
     size_t n = (size_t)g->num_nodes;
     WL_TRY(wl_upload(ctx, &s->d_nodes, g->nodes, n * 2 * sizeof(int32_t)));
-    /* an edgeless graph still gets a (dummy) buffer so the pointer is valid */
-    WL_TRY(wl_upload(ctx, &s->d_edges, g->edges, (size_t)(g->num_edges ? g->num_edges : 1) * sizeof(int32_t)));
+    /* an edgeless graph still gets a (zeroed dummy) buffer so the pointer is valid; its host
+       array is empty, so nothing is copied from it */
+    WL_TRY(wl_upload(ctx, &s->d_edges, g->num_edges ? g->edges : NULL,
+                     (size_t)(g->num_edges ? g->num_edges : 1) * sizeof(int32_t)));
 
     /* frontier and visited both start as {source} */
     memset(s->mask, 0, n);
@@ -72,9 +74,9 @@ static ws_status bfs_run(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, s
         char err[512];
         int rc = bfs_graph_load(&s.g, o->input, err, sizeof err);
         if (rc != BFS_GRAPH_OK) {
-            fprintf(o->log, "%s\n", err);
             snprintf(r->detail, sizeof r->detail, "%s", err);
             r->verified = 0;
+            r->bad_input = 1;
             return rc == BFS_GRAPH_IO ? WS_ERROR_IO : WS_ERROR_INVALID_VALUE;
         }
     } else {
@@ -117,5 +119,6 @@ const struct workload wl_bfs = {
     .summary = "frontier BFS, two kernels per level (Rodinia style): skewed-degree loop divergence, byte masks, "
                "data-dependent gathers",
     .tolerance = "exact",
+    .input_format = "a graph in Rodinia's BFS text format",
     .run = bfs_run,
 };

@@ -74,7 +74,9 @@ enum ptx_exec_err {
     PTX_EXEC_TRAP,               /* trap instruction */
     PTX_EXEC_UNSUPPORTED,        /* instruction form the executor or ALU does not implement */
     PTX_EXEC_FAILED,             /* other runtime failure (SIMT stack overflow, bad texture handle) */
-    PTX_EXEC_NOMEM               /* host allocation failed at launch */
+    PTX_EXEC_NOMEM,              /* host allocation failed at launch */
+    PTX_EXEC_LIMIT,              /* stopped at a limit (instructions, cycles, host seconds) */
+    PTX_EXEC_CONFIG              /* timing mode: the machine or a policy cannot run this kernel as configured */
 };
 
 /* ---- per-kernel facts (computed at load) ------------------------------- */
@@ -125,7 +127,10 @@ struct ptx_grid {
     struct ptx_mem *mem;
     uint32_t num_sms;            /* %nsmid; %smid = linear CTA id % num_sms */
     uint32_t gridid;             /* %gridid */
-    uint64_t insn_limit;         /* watchdog: fail after this many warp instructions (0 = none) */
+    uint64_t insn_limit;         /* stop after this many warp instructions (0 = none) */
+    uint64_t cycle_limit;        /* timing mode: stop after this many core cycles (0 = none) */
+    double deadline;             /* stop once the monotonic host clock passes this (seconds, 0 = none) */
+    uint64_t deadline_next_check;   /* warp_insns at which the functional loop next reads the clock */
 
     /* derived by ptx_grid_init */
     const struct ptx_func *kfunc;
@@ -155,6 +160,15 @@ int ptx_grid_init(struct ptx_grid *g);
 
 /* Run every CTA functionally.  Returns 0, or -1 with g->err / g->msg. */
 int ptx_grid_run(struct ptx_grid *g);
+
+/* The launch's limits.  ptx_grid_check_limits tests the instruction limit and,
+   every 64K warp instructions (or at once with force), the host deadline; when
+   one is reached it sets PTX_EXEC_LIMIT and a message saying how far the kernel
+   got (ctas_done CTAs completed; `cycle` is the kernel's core cycle in timing
+   mode, UINT64_MAX in functional mode) and returns -1, else 0.
+   ptx_grid_stop_cycles does the same for the timing model's cycle limit. */
+int ptx_grid_check_limits(struct ptx_grid *g, uint64_t ctas_done, uint64_t cycle, int force);
+int ptx_grid_stop_cycles(struct ptx_grid *g, uint64_t ctas_done, uint64_t cycle);
 
 /* ---- warps and CTAs ------------------------------------------------------------ */
 struct ptx_simt_ent {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/host_clock.h"
+
 /* A warp runs at most this many instructions before the runner moves on, so
    warps spinning on a flag another warp sets still make progress. */
 #define RUN_SLICE 65536u
@@ -352,6 +354,42 @@ static int deadlock(struct ptx_cta *c)
     return -1;
 }
 
+static int stop_at_limit(struct ptx_grid *g, const char *limit, uint64_t ctas_done, uint64_t cycle)
+{
+    char at[64] = "";
+    if (cycle != UINT64_MAX)
+        snprintf(at, sizeof at, ", %" PRIu64 " core cycles", cycle);
+    g->err = PTX_EXEC_LIMIT;
+    snprintf(g->msg, sizeof g->msg,
+             "Limit: kernel '%s' stopped at %s: %" PRIu64 " warp instructions issued, %" PRIu64 " of %" PRIu64
+             " CTAs completed%s",
+             g->kfunc->name, limit, g->warp_insns, ctas_done,
+             (uint64_t)g->grid[0] * g->grid[1] * g->grid[2], at);
+    return -1;
+}
+
+int ptx_grid_check_limits(struct ptx_grid *g, uint64_t ctas_done, uint64_t cycle, int force)
+{
+    char what[96];
+    if (g->insn_limit && g->warp_insns >= g->insn_limit) {
+        snprintf(what, sizeof what, "the limit of %" PRIu64 " warp instructions per launch", g->insn_limit);
+        return stop_at_limit(g, what, ctas_done, cycle);
+    }
+    if (g->deadline > 0 && (force || g->warp_insns >= g->deadline_next_check)) {
+        g->deadline_next_check = g->warp_insns + 65536;
+        if (host_clock_seconds() >= g->deadline)
+            return stop_at_limit(g, "the host time limit", ctas_done, cycle);
+    }
+    return 0;
+}
+
+int ptx_grid_stop_cycles(struct ptx_grid *g, uint64_t ctas_done, uint64_t cycle)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the limit of %" PRIu64 " core cycles per launch", g->cycle_limit);
+    return stop_at_limit(g, what, ctas_done, cycle);
+}
+
 int ptx_cta_run(struct ptx_cta *c)
 {
     struct ptx_grid *g = c->g;
@@ -361,15 +399,13 @@ int ptx_cta_run(struct ptx_cta *c)
             struct ptx_warp *w = &c->warps[i];
             if (w->status != PTX_WARP_READY)
                 continue;
-            if (g->insn_limit && g->warp_insns >= g->insn_limit) {
-                g->err = PTX_EXEC_DEADLOCK;
-                snprintf(g->msg, sizeof g->msg,
-                         "========= Watchdog: kernel '%s' exceeded %" PRIu64 " warp instructions in block (%u,%u,%u)",
-                         g->kfunc->name, g->insn_limit, c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+            if (ptx_grid_check_limits(g, g->ctas_done, UINT64_MAX, 0))
                 return -1;
-            }
             progress = true;
-            if (ptx_warp_run(w, RUN_SLICE) == PTX_WARP_FAULT || g->err)
+            uint64_t budget = RUN_SLICE;   /* so that the instruction limit stops exactly at the limit */
+            if (g->insn_limit && g->insn_limit - g->warp_insns < budget)
+                budget = g->insn_limit - g->warp_insns;
+            if (ptx_warp_run(w, budget) == PTX_WARP_FAULT || g->err)
                 return -1;
         }
         if (c->warps_done == c->nwarps)

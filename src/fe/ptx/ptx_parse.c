@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ptx_parse_int.h"
+#include "core/file_read.h"
 
 /* ---- errors and growth ------------------------------------------------- */
 
@@ -1281,10 +1282,40 @@ static int pp_resolve_calls(struct pp *p)
     return 0;
 }
 
+/* The PTX ISA's module header: .version first, then .target before any
+   variable or function.  Anything else (an empty file, a file that is not
+   PTX) is rejected here rather than loaded as an empty module. */
+static int pp_module_header(struct pp *p, bool *seen_version, bool *seen_target)
+{
+    const struct ptx_tok *t = pp_peek(p);
+    if (!*seen_version) {
+        if (t->kind == PTK_EOF)
+            return pp_err(p, t, "empty PTX module: expected a '.version' directive first (is this a PTX file?)");
+        if (!pp_tok_is(t, ".version"))
+            return pp_err(p, t, "expected '.version' as the first directive of a PTX module, got '%.*s'",
+                          (int)t->len, t->s);
+        *seen_version = true;
+        return 0;
+    }
+    if (pp_tok_is(t, ".target")) {
+        *seen_target = true;
+        return 0;
+    }
+    if (!*seen_target && !pp_tok_is(t, ".version") && !pp_tok_is(t, ".file") && !pp_tok_is(t, ".pragma") &&
+        !pp_tok_is(t, ".address_size"))
+        return pp_err(p, t, "expected a '.target' directive before '%.*s'", (int)t->len, t->s);
+    return 0;
+}
+
 static int pp_module(struct pp *p)
 {
-    while (pp_peek(p)->kind != PTK_EOF) {
+    bool seen_version = false, seen_target = false;
+    for (;;) {
+        if (pp_module_header(p, &seen_version, &seen_target))
+            return -1;
         const struct ptx_tok *t = pp_peek(p);
+        if (t->kind == PTK_EOF)
+            break;
         if (t->kind != PTK_DIRECTIVE)
             return pp_err(p, t, "expected a directive, got '%.*s'", (int)t->len, t->s);
         if (pp_module_directive(p))
@@ -1377,39 +1408,12 @@ struct ptx_module *ptx_parse(const char *text, size_t len, const char *path, str
 struct ptx_module *ptx_parse_file(const char *path, struct ptx_error *err)
 {
     memset(err, 0, sizeof *err);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t n = 0;
+    char why[512];
+    char *buf = file_read_all(path, FILE_LIMIT_PTX, &n, NULL, why, sizeof why);
+    if (!buf) {
         snprintf(err->file, sizeof err->file, "%s", path);
-        snprintf(err->msg, sizeof err->msg, "cannot open file: %s", strerror(errno));
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (cap - n < 65536) {
-            size_t nc = cap ? cap * 2 : 1 << 20;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err->file, sizeof err->file, "%s", path);
-                snprintf(err->msg, sizeof err->msg, "out of memory");
-                return NULL;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err->file, sizeof err->file, "%s", path);
-        snprintf(err->msg, sizeof err->msg, "cannot read file");
+        snprintf(err->msg, sizeof err->msg, "cannot load: %s", why + strlen(path) + 2);
         return NULL;
     }
     struct ptx_module *m = ptx_parse(buf, n, path, err);
