@@ -4,7 +4,8 @@
  * The presets of configs/ are embedded into the binary at build time
  * (CMakeLists.txt generates cli_presets[] in the build tree), so
  * `warpsim run mm --config dyncta-30core` works wherever the binary is
- * installed.  A path that exists on disk wins over a preset of the same name.
+ * installed.  A path that exists on disk wins over a preset of the same name
+ * (a directory does not: it cannot be a config file).
  *
  * Presets include each other (`-config gtx480.config`).  Includes inside an
  * embedded preset are resolved among the embedded presets: the text is loaded
@@ -178,7 +179,10 @@ int cli_config_load(struct cfg *c, const char *spec, char *msg, size_t n)
     if (!spec)
         return 0;
     struct stat st;
-    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
+    const struct cli_preset *p = strchr(spec, '/') ? NULL : find_preset(spec);
+    /* whatever exists on disk is read as a file (a directory that shadows a preset's name
+       aside): a directory, a device or a file past the size limit gets the loader's error */
+    if (stat(spec, &st) == 0 && !(S_ISDIR(st.st_mode) && p)) {
         struct cfg_error e;
         memset(&e, 0, sizeof e);
         if (cfg_load_file(c, spec, &e) != 0) {
@@ -187,7 +191,6 @@ int cli_config_load(struct cfg *c, const char *spec, char *msg, size_t n)
         }
         return 0;
     }
-    const struct cli_preset *p = strchr(spec, '/') ? NULL : find_preset(spec);
     if (!p) {
         char names[512];
         cli_preset_names(names, sizeof names);

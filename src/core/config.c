@@ -17,14 +17,21 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file_read.h"
 
 #define CFG_MAX_DEPTH 32          /* nested includes; deeper is surely a mistake */
+#define CFG_MAX_FILE_BYTES (16u << 20)    /* one config file (or include): 16 MiB */
+#define CFG_MAX_LOAD_BYTES (64u << 20)    /* every file one cfg_load_file call reads, includes together */
 #define CFG_CMDLINE "command line"
 
 /* ------------------------------------------------------------------------ */
@@ -110,6 +117,7 @@ struct cfg_load {                 /* one load call: the include stack */
     const char *canon[CFG_MAX_DEPTH];
     const char *shown[CFG_MAX_DEPTH];
     unsigned depth;
+    size_t total;                 /* bytes read so far, every file of the call */
 };
 
 static int cfg_load_path(struct cfg *c, struct cfg_load *ld, const char *path, const char *site_file,
@@ -246,52 +254,46 @@ oom:
 #undef MISSING
 }
 
-/* Read a whole file into a malloc'ed buffer; NULL with errno on failure. */
-static char *cfg_slurp(const char *path, size_t *len)
+/* Read a whole file, at most `limit` bytes: NULL with errno on failure (EISDIR
+   for a directory, EFBIG when the file holds more than `limit` bytes; reading
+   stops there, so /dev/zero ends too). */
+static char *cfg_slurp(const char *path, size_t limit, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-                errno = EIO;
-            }
-            break;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
+    return file_read_all(path, limit, len, NULL, NULL, 0);
 }
 
 static int cfg_load_path(struct cfg *c, struct cfg_load *ld, const char *path, const char *site_file,
                          uint32_t site_line, uint32_t site_col, struct cfg_error *err)
 {
     size_t len = 0;
-    char *text = cfg_slurp(path, &len);
+    size_t left = ld->total < CFG_MAX_LOAD_BYTES ? CFG_MAX_LOAD_BYTES - ld->total : 0;
+    size_t limit = left < CFG_MAX_FILE_BYTES ? left : CFG_MAX_FILE_BYTES;
+    char *text = cfg_slurp(path, limit, &len);
     if (!text) {
         int e = errno;
-        if (site_file)
+        const char *what = site_file ? "-config: " : "";
+        const char *sf = site_file ? site_file : path;
+        char quoted[300];
+        snprintf(quoted, sizeof quoted, "'%s' ", path);
+        /* an include names the file; a top-level error is positioned at it already */
+        const char *p = site_file ? quoted : e == EISDIR ? "" : "the file ";
+        if (e == EISDIR)
+            cfg_err_set(err, sf, site_line, site_col, "%s%sis a directory, not a config file", what, p);
+        else if (e == EFBIG && limit < CFG_MAX_FILE_BYTES)
+            cfg_err_set(err, sf, site_line, site_col,
+                        "%s%stakes this config and its includes beyond %u MiB (the limit; reading stopped there)",
+                        what, p, CFG_MAX_LOAD_BYTES >> 20);
+        else if (e == EFBIG)
+            cfg_err_set(err, sf, site_line, site_col,
+                        "%s%sis larger than %u MiB (the limit for a config file; reading stopped there)", what, p,
+                        CFG_MAX_FILE_BYTES >> 20);
+        else if (site_file)
             cfg_err_set(err, site_file, site_line, site_col, "-config: cannot open '%s': %s", path, strerror(e));
         else
             cfg_err_set(err, path, 0, 0, "cannot open config file: %s", strerror(e));
         return -1;
     }
+    ld->total += len;
     /* cycle check on the canonical path (the same file reached by two spellings) */
     char *real = realpath(path, NULL);
     const char *canon = arena_strdup(c->arena, real ? real : path);
@@ -332,6 +334,7 @@ int cfg_load_file(struct cfg *c, const char *path, struct cfg_error *err)
 {
     struct cfg_load ld;
     ld.depth = 0;
+    ld.total = 0;
     return cfg_load_path(c, &ld, path, NULL, 0, 0, err);
 }
 
@@ -339,6 +342,7 @@ int cfg_load_text(struct cfg *c, const char *text, size_t len, const char *name,
 {
     struct cfg_load ld;
     ld.depth = 0;
+    ld.total = len;
     const char *nm = arena_strdup(c->arena, name ? name : "<text>");
     if (!nm) {
         cfg_err_set(err, name, 0, 0, "out of memory");

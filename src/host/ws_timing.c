@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "policy/params.h"
 
 ws_status ws_set_timing_config(ws_ctx *ctx, struct cfg *c, int warn_unknown, FILE *warn)
 {
@@ -23,6 +24,13 @@ ws_status ws_set_timing_config(ws_ctx *ctx, struct cfg *c, int warn_unknown, FIL
     memset(&e, 0, sizeof e);
     char buf[1024];
     if (gpu_config_load(&gc, c, &e) != 0) {
+        cfg_error_format(&e, buf, sizeof buf);
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);
+    }
+    /* policy parameters: bounds and cross-checks now, not at the first launch; parameters of
+       policies that are not selected are a warning */
+    struct policy_machine pm = {gc.n_cores, gc.max_cta_per_core, gc.max_warps_per_core, gc.num_sched_per_core};
+    if (policy_params_check(c, gc.scheduler, gc.cta_scheduler, &pm, warn ? warn : stderr, &e) != 0) {
         cfg_error_format(&e, buf, sizeof buf);
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);
     }

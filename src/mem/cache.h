@@ -25,6 +25,9 @@
  *   mshr     A = associative, F = FIFO (texture)
  *   e.g. Fermi L1D "32:128:4,L:L:m:N:H,A:32:8,8"; trailing fields after the
  *   miss-queue size are accepted and ignored.
+ *   Bounds (cache_config.c): sets [1, 2^20], line a power of two in [16, 4096],
+ *   ways [1, 1024], sets x ways <= 2^24, MSHR entries [1, 65536], max merge
+ *   [1, 1024], entries x merge <= 2^24, miss queue [1, 65536].
  */
 #ifndef WARPSIM_CACHE_H
 #define WARPSIM_CACHE_H
@@ -55,6 +58,8 @@ static inline uint64_t cache_config_bytes(const struct cache_config *c)
 {
     return (uint64_t)c->nsets * c->line_size * c->assoc;
 }
+/* Host memory cache_new() takes for this geometry, in bytes (tags, state, MSHRs). */
+uint64_t cache_config_host_bytes(const struct cache_config *c);
 
 enum cache_result {
     CACHE_HIT = 0,             /* line present and valid */

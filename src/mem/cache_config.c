@@ -7,6 +7,12 @@
  * Every error names the field and gives the 1-based column where that field
  * starts (or where it was expected, for a missing one), so a config loader can
  * point at the character inside the option's value.
+ *
+ * Bounds (they keep one cache simulable; the whole machine's memory is checked
+ * by gpu_config_load against -warpsim_max_model_mib):
+ *   sets [1, 2^20], line size a power of two in [16, 4096], ways [1, 1024],
+ *   sets x ways at most 2^24 lines, MSHR entries [1, 65536], MSHR max merge
+ *   [1, 1024], entries x merge at most 2^24 waiters, miss queue [1, 65536].
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -26,21 +32,26 @@ struct cfld_desc {
     char sep_after;            /* separator that must follow the field ('\0' for the last one) */
     const char *letters;       /* accepted letters for a letter field, NULL for a number */
     const char *expect;        /* the letters as listed in messages */
+    uint32_t max;              /* largest value of a number field (the smallest is 1) */
 };
 
+#define CACHE_MAX_LINES (1u << 24)     /* sets x ways */
+#define CACHE_MAX_WAITERS (1u << 24)   /* MSHR entries x max merge */
+#define CACHE_MIN_LINE 16u
+
 static const struct cfld_desc cfld_tab[F_COUNT] = {
-    [F_NSETS] = {"number of sets", ':', NULL, NULL},
-    [F_LINE] = {"line size", ':', NULL, NULL},
-    [F_ASSOC] = {"associativity", ',', NULL, NULL},
-    [F_REP] = {"replacement policy", ':', "LF", "L or F"},
-    [F_WR] = {"write policy", ':', "TBELR", "T, B, E, L or R"},
-    [F_ALLOC] = {"allocation policy", ':', "mfs", "m, f or s"},
-    [F_WRALLOC] = {"write-allocate policy", ':', "NWFL", "N, W, F or L"},
-    [F_INDEX] = {"set index function", ',', "LHPX", "L, H, P or X"},
-    [F_MSHR] = {"MSHR type", ':', "AF", "A or F"},
-    [F_MSHR_N] = {"MSHR entries", ':', NULL, NULL},
-    [F_MSHR_MERGE] = {"MSHR max merge", ',', NULL, NULL},
-    [F_MISSQ] = {"miss queue size", '\0', NULL, NULL},
+    [F_NSETS] = {"number of sets", ':', NULL, NULL, 1u << 20},
+    [F_LINE] = {"line size", ':', NULL, NULL, 4096},
+    [F_ASSOC] = {"associativity", ',', NULL, NULL, 1024},
+    [F_REP] = {"replacement policy", ':', "LF", "L or F", 0},
+    [F_WR] = {"write policy", ':', "TBELR", "T, B, E, L or R", 0},
+    [F_ALLOC] = {"allocation policy", ':', "mfs", "m, f or s", 0},
+    [F_WRALLOC] = {"write-allocate policy", ':', "NWFL", "N, W, F or L", 0},
+    [F_INDEX] = {"set index function", ',', "LHPX", "L, H, P or X", 0},
+    [F_MSHR] = {"MSHR type", ':', "AF", "A or F", 0},
+    [F_MSHR_N] = {"MSHR entries", ':', NULL, NULL, 65536},
+    [F_MSHR_MERGE] = {"MSHR max merge", ',', NULL, NULL, 1024},
+    [F_MISSQ] = {"miss queue size", '\0', NULL, NULL, 65536},
 };
 
 struct cparse {
@@ -107,6 +118,11 @@ static int cparse_field(struct cparse *p, enum cfld f, uint32_t *num, char *lett
     }
     if (v == 0)
         return cparse_fail(p, start, "%s must be at least 1", d->name);
+    if (f == F_LINE && (v & (v - 1)) == 0 && (v < CACHE_MIN_LINE || v > d->max))
+        return cparse_fail(p, start, "line size %s is out of range: expected a power of two in [%u, %u]", tok,
+                           CACHE_MIN_LINE, d->max);
+    if (f != F_LINE && v > d->max)
+        return cparse_fail(p, start, "%s: expected an integer in [1, %u], got %s", d->name, d->max, tok);
     *num = (uint32_t)v;
     return 0;
 }
@@ -155,6 +171,16 @@ int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_
     }
     if (!cfg_pow2(num[F_LINE]))
         return cparse_fail(&p, at[F_LINE], "line size %u is not a power of two", num[F_LINE]);
+    if ((uint64_t)num[F_NSETS] * num[F_ASSOC] > CACHE_MAX_LINES)
+        return cparse_fail(&p, at[F_NSETS],
+                           "%u sets x %u ways = %llu lines, more than %u (the most one cache may have)",
+                           num[F_NSETS], num[F_ASSOC], (unsigned long long)num[F_NSETS] * num[F_ASSOC],
+                           CACHE_MAX_LINES);
+    if ((uint64_t)num[F_MSHR_N] * num[F_MSHR_MERGE] > CACHE_MAX_WAITERS)
+        return cparse_fail(&p, at[F_MSHR_N],
+                           "%u MSHR entries x %u max merge = %llu waiters, more than %u (the most one cache may have)",
+                           num[F_MSHR_N], num[F_MSHR_MERGE], (unsigned long long)num[F_MSHR_N] * num[F_MSHR_MERGE],
+                           CACHE_MAX_WAITERS);
     if (let[F_INDEX] != 'L' && !cfg_pow2(num[F_NSETS]))
         return cparse_fail(&p, at[F_INDEX],
                            "set index function '%c' needs a power-of-two number of sets, got %u", let[F_INDEX],
@@ -196,4 +222,23 @@ int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_
     if (out)
         *out = c;
     return 0;
+}
+
+/* What cache_new() allocates for this geometry (mem/cache.c's layout: per
+   line the tag, valid/dirty/reserved bytes, the pending line's MSHR index and
+   the LRU/FIFO stamp; per MSHR entry block, busy, dirty, line, pc, waiter
+   count, free-stack slot and max_merge waiters; streaming caches get an MSHR
+   entry per line). */
+uint64_t cache_config_host_bytes(const struct cache_config *c)
+{
+    uint64_t lines = (uint64_t)c->nsets * c->assoc;
+    uint64_t mshr = c->mshr_entries;
+    if (c->alloc == CA_STREAMING && lines > mshr)
+        mshr = lines;
+    uint64_t b = 1024;   /* the struct, name, stamp-state header, alignment */
+    b += lines * (8 + 1 + 1 + 1 + 4 + 8);
+    b += mshr * (8 + 1 + 1 + 4 + 4 + 4 + 4 + 8 * (uint64_t)c->mshr_max_merge);
+    if (c->index == CI_IPOLY)
+        b += 8 * 256 * 2;
+    return b;
 }

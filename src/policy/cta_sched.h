@@ -13,6 +13,8 @@
 #include "core/config.h"
 #include "core/sim.h"
 
+struct policy_machine;   /* policy/params.h */
+
 struct sm_cta_view {
     unsigned resident;         /* CTAs on the SM now */
     unsigned max_fit;          /* N: CTAs of this kernel the SM's resources allow at most */
@@ -78,6 +80,12 @@ struct cta_sched_ops {
        start (gpu_view.loc, struct cta_locality). */
     int64_t (*pick_cta)(void *st, const struct gpu_view *g, unsigned sm, sim_cycle now);
     uint8_t needs_locality;
+    /* addition (may be NULL): cross-checks of the parameters beyond the
+       table's bounds, run when the configuration is loaded (policy/params.h,
+       policy_params_check) on a state holding the parameters only.  Returns
+       NULL when they hold, else the name of the parameter to blame with the
+       reason in msg (written after "-cta_sched.<name>.<param>: "). */
+    const char *(*check)(const void *st, const struct policy_machine *m, char *msg, size_t n);
 };
 
 /* ---- addition: access ranges for locality-aware scheduling (003 sec. 3.3-3.4) ----

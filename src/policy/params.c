@@ -1,6 +1,7 @@
 /* params.c - dotted policy parameters (see params.h). */
 #include "policy/params.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "policy/cta_sched.h"
@@ -88,6 +89,8 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
         e->used = 1;
         if (cfg_set(&pp->cfg, e->name, e->value, e->file ? e->file : "command line") != 0)
             return fail_at(e, err, "-%s: out of memory%s%s", "", "");
+        pp->cfg.e[pp->cfg.n - 1].line = e->line;   /* keep the position for errors at load and launch */
+        pp->cfg.e[pp->cfg.n - 1].col = e->col;
     }
     return 0;
 }
@@ -106,8 +109,10 @@ int policy_params_apply(const struct policy_params *pp, const char *kind, const 
     for (uint32_t i = 0; pp && i < pp->cfg.n; i++) {
         const struct cfg_entry *e = &pp->cfg.e[i];
         if (strncmp(e->name, kind, kl) == 0 && e->name[kl] == '.' && strncmp(e->name + kl + 1, policy, pl) == 0 &&
-            e->name[kl + 1 + pl] == '.')
-            cfg_set(&local, e->name + kl + pl + 2, e->value, e->file);
+            e->name[kl + 1 + pl] == '.' && cfg_set(&local, e->name + kl + pl + 2, e->value, e->file) == 0) {
+            local.e[local.n - 1].line = e->line;
+            local.e[local.n - 1].col = e->col;
+        }
     }
     int rc = cfg_apply(&local, opts, nopts, state, err);
     /* string values point into the temporary arena freed below: repoint them
@@ -126,11 +131,120 @@ int policy_params_apply(const struct policy_params *pp, const char *kind, const 
         *(const char **)(void *)((char *)state + opts[i].offset) = v;
     }
     if (rc != 0) {
+        /* cfg_apply's "-param: why" becomes "-kind.policy.param: why" (the option as the user wrote it) */
         char m[sizeof err->msg + 128];
-        snprintf(m, sizeof m, "%s.%s: %s", kind, policy, err->msg);
+        size_t nl = 0;
+        if (err->msg[0] == '-')
+            nl = strcspn(err->msg + 1, ":");
+        if (nl && err->msg[1 + nl] == ':' && strcmp(err->file, "built-in default") != 0)
+            snprintf(m, sizeof m, "-%s.%s.%s", kind, policy, err->msg + 1);
+        else
+            snprintf(m, sizeof m, "%s.%s: %s", kind, policy, err->msg);
         snprintf(err->msg, sizeof err->msg, "%.*s", (int)(sizeof err->msg - 1), m);
     }
     arena_free(a);
+    return rc;
+}
+
+/* The selected policy of one kind: its table, state size and check hook. */
+struct pol_sel {
+    const char *kind, *what, *opt;     /* "cta_sched", "CTA scheduler", "-warpsim_cta_scheduler" */
+    const char *name;                  /* selected name (registered) or NULL */
+    const struct cfg_opt *params;
+    size_t nparams, state_size;
+    const char *(*check)(const void *st, const struct policy_machine *m, char *msg, size_t n);
+};
+
+/* The last entry of c named "<kind>.<policy>.<param>" (param NULL: any parameter of the policy). */
+static const struct cfg_entry *find_param(const struct cfg *c, const char *kind, const char *policy,
+                                          const char *param)
+{
+    size_t kl = strlen(kind), pl = strlen(policy);
+    for (uint32_t i = c->n; i-- > 0;) {
+        const char *nm = c->e[i].name;
+        if (strncmp(nm, kind, kl) == 0 && nm[kl] == '.' && strncmp(nm + kl + 1, policy, pl) == 0 &&
+            nm[kl + 1 + pl] == '.' && (!param || strcmp(nm + kl + pl + 2, param) == 0))
+            return &c->e[i];
+    }
+    return NULL;
+}
+
+static int check_selected(const struct policy_params *pp, const struct cfg *c, const struct pol_sel *s,
+                          const struct policy_machine *m, struct cfg_error *err)
+{
+    if (!s->name || !s->nparams)
+        return 0;
+    void *st = calloc(1, s->state_size ? s->state_size : 1);
+    if (!st) {
+        memset(err, 0, sizeof *err);
+        snprintf(err->file, sizeof err->file, "%s", "command line");
+        snprintf(err->msg, sizeof err->msg, "out of host memory");
+        return -1;
+    }
+    int rc = policy_params_apply(pp, s->kind, s->name, s->params, s->nparams, st, err);
+    char msg[400] = "";
+    const char *bad = rc == 0 && s->check && m ? s->check(st, m, msg, sizeof msg) : NULL;
+    free(st);
+    if (!bad)
+        return rc;
+    /* positioned at the blamed parameter if the config set it, else at another of the policy's */
+    const struct cfg_entry *e = find_param(c, s->kind, s->name, bad);
+    if (!e)
+        e = find_param(c, s->kind, s->name, NULL);
+    memset(err, 0, sizeof *err);
+    snprintf(err->file, sizeof err->file, "%s", e && e->file ? e->file : "built-in default");
+    err->line = e ? e->line : 0;
+    err->col = e ? e->col : 0;
+    snprintf(err->msg, sizeof err->msg, "-%s.%s.%s: %s", s->kind, s->name, bad, msg);
+    return -1;
+}
+
+int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_sched, const struct policy_machine *m,
+                        FILE *warn, struct cfg_error *err)
+{
+    struct policy_params pp;
+    pp.arena = arena_new(0);
+    if (!pp.arena) {
+        memset(err, 0, sizeof *err);
+        snprintf(err->file, sizeof err->file, "%s", "command line");
+        snprintf(err->msg, sizeof err->msg, "out of host memory");
+        return -1;
+    }
+    int rc = policy_params_collect(&pp, c, err);
+    struct pol_sel sel[2] = {
+        {"warp_sched", "warp scheduler", "-gpgpu_scheduler", NULL, NULL, 0, 0, NULL},
+        {"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", NULL, NULL, 0, 0, NULL},
+    };
+    const struct warp_sched_ops *w = warp_sched_find(warp_sched ? warp_sched : "");
+    const struct cta_sched_ops *t = cta_sched_find(cta_sched ? cta_sched : "");
+    if (w)
+        sel[0] = (struct pol_sel){"warp_sched", "warp scheduler", "-gpgpu_scheduler", w->name, w->params, w->nparams,
+                                  w->state_size, w->check};
+    if (t)
+        sel[1] = (struct pol_sel){"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", t->name, t->params,
+                                  t->nparams, t->state_size, t->check};
+    for (int k = 0; rc == 0 && k < 2; k++)
+        rc = check_selected(&pp, c, &sel[k], m, err);
+    /* parameters of policies that are not selected: one warning each (the last occurrence) */
+    for (uint32_t i = 0; rc == 0 && warn && w && t && i < pp.cfg.n; i++) {
+        const struct cfg_entry *e = &pp.cfg.e[i];
+        int later = 0;
+        for (uint32_t j = i + 1; j < pp.cfg.n && !later; j++)
+            later = strcmp(pp.cfg.e[j].name, e->name) == 0;
+        const struct pol_sel *s = strncmp(e->name, "warp_sched.", 11) == 0 ? &sel[0] : &sel[1];
+        size_t kl = strlen(s->kind), nl = strlen(s->name);
+        if (later || (strncmp(e->name + kl + 1, s->name, nl) == 0 && e->name[kl + 1 + nl] == '.'))
+            continue;
+        char where[300];
+        if (e->line)
+            snprintf(where, sizeof where, "%s:%u:%u", e->file, e->line, e->col);
+        else
+            snprintf(where, sizeof where, "%s", e->file ? e->file : "command line");
+        const char *pol = e->name + kl + 1;
+        fprintf(warn, "%s: warning: -%s: a parameter of %s '%.*s', which is not selected (%s is %s): ignored\n",
+                where, e->name, s->what, (int)(strchr(pol, '.') - pol), pol, s->opt, s->name);
+    }
+    arena_free(pp.arena);
     return rc;
 }
 
@@ -151,13 +265,30 @@ void policy_params_write(FILE *f, const char *kind, const char *policy, const st
     }
 }
 
+/* "[1, 64]", "0/1", "string" (the table's bounds, as the machine's option listing shows them). */
+static void param_range(const struct cfg_opt *o, char *buf, size_t n)
+{
+    switch (o->type) {
+    case CFG_BOOL: snprintf(buf, n, "0/1"); return;
+    case CFG_STRING: snprintf(buf, n, "string"); return;
+    default: break;
+    }
+    if (o->lo == 0 && o->hi == 0)
+        snprintf(buf, n, "any");
+    else if (o->type == CFG_DOUBLE)
+        snprintf(buf, n, "[%g, %g]", o->lo, o->hi);
+    else
+        snprintf(buf, n, "[%.0f, %.0f]", o->lo, o->hi);
+}
+
 static void list_one(FILE *f, const char *kind, const char *name, const char *doc, const struct cfg_opt *p, size_t n)
 {
     fprintf(f, "  %-12s %s\n", name, doc ? doc : "");
     for (size_t i = 0; i < n; i++) {
-        char full[128];
+        char full[128], range[64];
         snprintf(full, sizeof full, "%s.%s.%s", kind, name, p[i].name);
-        fprintf(f, "      %-34s default %-6s %s\n", full, p[i].def && p[i].def[0] ? p[i].def : "\"\"",
+        param_range(&p[i], range, sizeof range);
+        fprintf(f, "      %-34s default %-6s %-15s %s\n", full, p[i].def && p[i].def[0] ? p[i].def : "\"\"", range,
                 p[i].doc ? p[i].doc : "");
     }
 }

@@ -30,6 +30,27 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
 int policy_params_apply(const struct policy_params *pp, const char *kind, const char *policy,
                         const struct cfg_opt *opts, size_t nopts, void *state, struct cfg_error *err);
 
+/* The machine a policy's parameter check compares against (ops->check). */
+struct policy_machine {
+    unsigned n_cores;              /* SMs */
+    unsigned max_cta_per_core;     /* -gpgpu_shader_cta: the hardware CTA limit per SM */
+    unsigned max_warps_per_core;
+    unsigned num_sched_per_core;
+};
+
+/* Validate the dotted entries of c when the configuration is loaded, before
+   any kernel runs (so that a bad parameter is a configuration error, not a
+   failed launch): the entries must name registered policies and parameters
+   (as policy_params_collect), every parameter of the selected warp and CTA
+   schedulers is parsed against its table's bounds, then the policy's own
+   cross-checks (ops->check) run.  An entry for a policy that is not selected
+   is one warning line on `warn` (NULL: none) naming it and the selected policy.
+   A selected name that is not registered is left to the caller (gpu_new
+   reports it).  Errors are positioned at the entry (file:line:col or its
+   command-line origin) and start with the dotted option.  Returns 0 or -1. */
+int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_sched, const struct policy_machine *m,
+                        FILE *warn, struct cfg_error *err);
+
 /* Write the parameters of one policy (current values in state) as dotted options. */
 void policy_params_write(FILE *f, const char *kind, const char *policy, const struct cfg_opt *opts, size_t nopts,
                          const void *state);

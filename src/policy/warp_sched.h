@@ -16,6 +16,8 @@
 #include "core/sim.h"
 #include "fe/warp_inst.h"
 
+struct policy_machine;   /* policy/params.h */
+
 /* Why a visited warp could not issue (the first reason found, in the order of
    the latency-attribution probe, SPEC section 5). */
 enum stall_reason {
@@ -115,6 +117,12 @@ struct warp_sched_ops {
     /* addition: the GPU computes the kernel's access ranges with the warps'
        line footprints at kernel start (sm_view.loc) */
     uint8_t needs_locality;
+    /* addition (may be NULL): cross-checks of the parameters beyond the
+       table's bounds, run when the configuration is loaded (policy/params.h,
+       policy_params_check) on a state holding the parameters only.  Returns
+       NULL when they hold, else the name of the parameter to blame with the
+       reason in msg (written after "-warp_sched.<name>.<param>: "). */
+    const char *(*check)(const void *st, const struct policy_machine *m, char *msg, size_t n);
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);

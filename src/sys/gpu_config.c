@@ -15,6 +15,8 @@
 #include "mem/cache.h"
 #include "mem/dram.h"
 
+#define GC_MAX_THREADS 2048u   /* threads per SM: 64 warps, the SM's warp masks are one 64-bit word */
+
 #define O(name, type, field, def, lo, hi, doc) CFG_OPT(name, type, struct gpu_config, field, def, lo, hi, doc)
 
 const struct cfg_opt gpu_config_opts[] = {
@@ -117,6 +119,9 @@ const struct cfg_opt gpu_config_opts[] = {
       "stop when nothing progressed for this many core cycles"),
     O("gpgpu_max_cycle", CFG_U64, max_cycles, "0", 0, 1e18, "stop after this many core cycles (0: no limit)"),
     O("warpsim_lat_hist_bucket", CFG_UINT, lat_hist_bucket, "16", 1, 1000000, "lat_rt histogram bucket (cycles)"),
+    O("warpsim_max_model_mib", CFG_UINT, max_model_mib, "4096", 1, 1048576,
+      "host memory (MiB) the machine's structures may take (caches x SMs, L2 slices, queues); more is a "
+      "config error"),
 };
 #undef O
 const size_t gpu_config_nopts = sizeof gpu_config_opts / sizeof gpu_config_opts[0];
@@ -214,6 +219,77 @@ struct gc_cache_opt {
     size_t off;                  /* of the const char * field */
 };
 
+static const struct gc_cache_opt gc_caches[] = {
+    {"gpgpu_cache:dl1", offsetof(struct gpu_config, cache_dl1)},
+    {"gpgpu_cache:il1", offsetof(struct gpu_config, cache_il1)},
+    {"gpgpu_const_cache:l1", offsetof(struct gpu_config, cache_const)},
+    {"gpgpu_tex_cache:l1", offsetof(struct gpu_config, cache_tex)},
+    {"gpgpu_cache:dl2", offsetof(struct gpu_config, cache_dl2)},
+};
+#define GC_NCACHES (sizeof gc_caches / sizeof gc_caches[0])
+
+/* ------------------------------------------------------------------------ */
+/* host memory of the machine (checked before anything is allocated)       */
+
+/* Bytes of the simulator's structures that do not depend on one option:
+   an SM's warp slots, scheduler views, writeback ring (4096 reservations) and
+   units, a partition's and a DRAM channel's fixed state. */
+#define GC_SM_FIXED_BYTES (96u << 10)
+#define GC_PART_FIXED_BYTES (4u << 10)
+#define GC_CHAN_FIXED_BYTES (4u << 10)
+#define GC_FIFO_ENTRY_BYTES 16u      /* core/fifo.h: a pointer and a ready cycle */
+#define GC_DRAM_SLOT_BYTES 32u       /* mem/dram.c: struct dram_slot */
+#define GC_XBAR_PKT_BYTES 32u        /* noc/xbar.c: struct xb_in_pkt / xb_out_pkt */
+
+static void gc_part(struct gpu_model_mem *m, const char *opt, unsigned count, const char *unit, uint64_t each)
+{
+    uint64_t b = (uint64_t)count * each;
+    m->total += b;
+    if (b > m->top_bytes) {
+        m->top_bytes = b;
+        m->top_opt = opt;
+        m->top_count = count;
+        m->top_unit = unit;
+        m->top_each = each;
+    }
+}
+
+void gpu_config_model_mem(const struct gpu_config *g, struct gpu_model_mem *m)
+{
+    memset(m, 0, sizeof *m);
+    unsigned n_cores = g->n_clusters * g->n_cores_per_cluster;
+    unsigned n_parts = g->n_mem * g->n_sub_partition_per_mchannel;
+    for (size_t i = 0; i < GC_NCACHES; i++) {
+        const char *str = *(const char *const *)(const void *)((const char *)g + gc_caches[i].off);
+        struct cache_config cc;
+        char msg[256];
+        unsigned col;
+        if (!str || cache_config_parse(str, &cc, msg, sizeof msg, &col) != 0)
+            continue;
+        if (i + 1 == GC_NCACHES)
+            gc_part(m, gc_caches[i].name, n_parts, "L2 slices", cache_config_host_bytes(&cc));
+        else
+            gc_part(m, gc_caches[i].name, n_cores, "SMs", cache_config_host_bytes(&cc));
+    }
+    gc_part(m, "gpgpu_n_clusters", n_cores, "SMs", GC_SM_FIXED_BYTES);
+    gc_part(m, "warpsim_ldst_queue", n_cores, "SMs", (uint64_t)g->ldst_queue * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "warpsim_reply_queue", n_cores, "SMs", (uint64_t)g->reply_queue * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "gpgpu_n_mem", n_parts, "L2 slices", GC_PART_FIXED_BYTES);
+    gc_part(m, "gpgpu_l2_rop_latency", n_parts, "L2 slices",
+            ((uint64_t)g->l2_rop_latency + g->l2_queue) * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "warpsim_l2_queue", n_parts, "L2 slices", 3 * ((uint64_t)g->l2_queue + 1) * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "gpgpu_dram_return_queue_size", n_parts, "L2 slices",
+            (uint64_t)g->dram_return_queue_size * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "gpgpu_frfcfs_dram_sched_queue_size", g->n_mem, "DRAM channels",
+            GC_CHAN_FIXED_BYTES + (uint64_t)g->frfcfs_queue_size * GC_DRAM_SLOT_BYTES);
+    /* both crossbars: every SM and every slice has an input and an output port on one of them */
+    gc_part(m, "warpsim_icnt_input_buffer", n_cores + n_parts, "crossbar ports",
+            (uint64_t)g->icnt_in_buffer * GC_XBAR_PKT_BYTES);
+    uint64_t req_words = (uint64_t)(n_cores > n_parts ? n_cores : n_parts) / 64 + 1;   /* request bit masks */
+    gc_part(m, "warpsim_icnt_output_buffer", n_cores + n_parts, "crossbar ports",
+            (uint64_t)g->icnt_out_buffer * GC_XBAR_PKT_BYTES + 8 * req_words);
+}
+
 int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -241,10 +317,10 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return gc_fail(c, err, "gpgpu_shader_core_pipeline", NULL,
                        "-gpgpu_shader_core_pipeline: warp size must be 32 (the executor runs 32-thread warps), got %u",
                        wsize);
-    if (threads < 32 || threads > 4096 || threads % 32)
+    if (threads < 32 || threads > GC_MAX_THREADS || threads % 32)
         return gc_fail(c, err, "gpgpu_shader_core_pipeline", NULL,
-                       "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, 4096], got %u",
-                       threads);
+                       "-gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, %u], got %u",
+                       GC_MAX_THREADS, threads);
     g->max_threads_per_core = threads;
     g->warp_size = wsize;
     g->max_warps_per_core = threads / wsize;
@@ -283,14 +359,8 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     }
 
     /* caches: every string must parse; line sizes must nest */
-    static const struct gc_cache_opt caches[] = {
-        {"gpgpu_cache:dl1", offsetof(struct gpu_config, cache_dl1)},
-        {"gpgpu_cache:il1", offsetof(struct gpu_config, cache_il1)},
-        {"gpgpu_const_cache:l1", offsetof(struct gpu_config, cache_const)},
-        {"gpgpu_tex_cache:l1", offsetof(struct gpu_config, cache_tex)},
-        {"gpgpu_cache:dl2", offsetof(struct gpu_config, cache_dl2)},
-    };
-    struct cache_config cc[5];
+    const struct gc_cache_opt *caches = gc_caches;
+    struct cache_config cc[GC_NCACHES];
     for (size_t i = 0; i < 5; i++) {
         const char *s = *(const char *const *)(const void *)((const char *)g + caches[i].off);
         char msg[256] = "";
@@ -358,6 +428,17 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     g->ps_icnt = ps[1];
     g->ps_l2 = ps[2];
     g->ps_dram = ps[3];
+
+    /* the whole machine must fit the host: checked here, before gpu_new allocates anything */
+    struct gpu_model_mem mm;
+    gpu_config_model_mem(g, &mm);
+    uint64_t mib = (mm.total + (1u << 20) - 1) >> 20;
+    if (mib > g->max_model_mib)
+        return gc_fail(c, err, mm.top_opt, "warpsim_max_model_mib",
+                       "-%s: the simulated machine would take about %llu MiB of host memory, more than "
+                       "-warpsim_max_model_mib %u; the largest part is this option's: %u %s x %.1f MiB = %llu MiB",
+                       mm.top_opt, (unsigned long long)mib, g->max_model_mib, mm.top_count, mm.top_unit,
+                       (double)mm.top_each / (1 << 20), (unsigned long long)((mm.top_bytes + (1u << 20) - 1) >> 20));
     return 0;
 }
 

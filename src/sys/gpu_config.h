@@ -109,6 +109,7 @@ struct gpu_config {
     uint64_t deadlock_cycles;       /* -warpsim_deadlock_cycles: watchdog (no progress for this long) */
     uint64_t max_cycles;            /* -gpgpu_max_cycle: stop the run after this many core cycles (0 = none) */
     unsigned lat_hist_bucket;       /* -warpsim_lat_hist_bucket: lat_rt histogram bucket width (cycles) */
+    unsigned max_model_mib;         /* -warpsim_max_model_mib: host memory the machine may take (MiB) */
 };
 
 /* Option table (for listings and the effective config). */
@@ -117,6 +118,17 @@ extern const size_t gpu_config_nopts;
 
 /* Defaults + c, validated, derived fields computed. Returns 0 or -1 with *err. */
 int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err);
+/* Host memory the machine's structures take (what gpu_new allocates), estimated
+   from the options before anything is allocated; gpu_config_load fails when
+   it exceeds -warpsim_max_model_mib, naming the option of the largest part. */
+struct gpu_model_mem {
+    uint64_t total;                 /* bytes */
+    const char *top_opt;            /* option of the largest part (without '-') */
+    unsigned top_count;             /* the part is top_count x top_each bytes ... */
+    const char *top_unit;           /* ... of these ("SMs", "L2 slices", ...) */
+    uint64_t top_each, top_bytes;
+};
+void gpu_config_model_mem(const struct gpu_config *g, struct gpu_model_mem *m);
 /* The effective config in gpgpusim.config syntax (reproduces the run). */
 void gpu_config_write(FILE *f, const struct gpu_config *g);
 

@@ -286,7 +286,7 @@ TEST(bad_values_name_option_and_position)
         {"-gpgpu_shader_core_pipeline 1536",
          "x.config:1:1: error: -gpgpu_shader_core_pipeline: expected '<threads>:<warp size>', got '1536'"},
         {"-gpgpu_shader_core_pipeline 1000:32",
-         "x.config:1:1: error: -gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, 4096], "
+         "x.config:1:1: error: -gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, 2048], "
          "got 1000"},
         {"-ptx_opcode_latency_int 4,13,4,5",
          "x.config:1:1: error: -ptx_opcode_latency_int: expected 5 comma-separated integers in [1, 10000] "
@@ -394,7 +394,7 @@ TEST(option_table_is_complete_and_listed)
             if (strcmp(gpu_config_opts[i].name, gpu_config_opts[k].name) == 0)
                 T_FAIL_("duplicate option %s", gpu_config_opts[i].name);
     }
-    CHECK_EQ_INT(gpu_config_nopts, 61);
+    CHECK_EQ_INT(gpu_config_nopts, 62);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -39,7 +39,10 @@
  *    with no warp to issue (none resident, or all at barriers / waiting for
  *    fetch), C_mem cycles in which every resident warp waits for memory.
  */
+#include <stdio.h>
+
 #include "policy/cta_sched.h"
+#include "policy/params.h"
 
 #define DYNCTA_MAX_SMS 4096    /* the configuration's bound on SMs */
 #define DYNCTA_BASE_BYTES 64   /* room for the rr policy's state */
@@ -66,6 +69,22 @@ static const struct cfg_opt dyncta_params[] = {
     CFG_OPT("n_init", CFG_UINT, struct dyncta_state, n_init, "0", 0, 64,
             "initial n per core; 0 = floor(N/2) (the seed's choice; it also tried 1 and N)"),
 };
+
+static const char *dyncta_check(const void *st, const struct policy_machine *m, char *msg, size_t n)
+{
+    const struct dyncta_state *s = st;
+    if (s->t_mem_l > s->t_mem_h) {
+        snprintf(msg, n, "%u exceeds t_mem_h (%u): C_mem below t_mem_l grows n, at or above t_mem_h shrinks it "
+                 "(Algorithm 1), so t_mem_l <= t_mem_h", s->t_mem_l, s->t_mem_h);
+        return "t_mem_l";
+    }
+    if (s->n_init > m->max_cta_per_core) {
+        snprintf(msg, n, "%u exceeds the CTAs an SM may hold (-gpgpu_shader_cta %u); 0 = floor(N/2)", s->n_init,
+                 m->max_cta_per_core);
+        return "n_init";
+    }
+    return NULL;
+}
 
 static int dyncta_init(void *st, const struct gpu_view *g)
 {
@@ -136,6 +155,7 @@ const struct cta_sched_ops cta_sched_dyncta_ops = {
     .state_size = sizeof(struct dyncta_state),
     .params = dyncta_params,
     .nparams = sizeof dyncta_params / sizeof dyncta_params[0],
+    .check = dyncta_check,
     .init = dyncta_init,
     .pick_sm = dyncta_pick_sm,
     .on_dispatch = dyncta_on_dispatch,

@@ -11,7 +11,10 @@
  * limit), since N depends on the kernel; an n above a kernel's N is N.  The
  * limit never changes during a kernel, so nothing is ever paused.
  */
+#include <stdio.h>
+
 #include "policy/cta_sched.h"
+#include "policy/params.h"
 
 #define STATIC_BASE_BYTES 64   /* room for the rr policy's state */
 
@@ -25,6 +28,18 @@ static const struct cfg_opt static_params[] = {
     CFG_OPT("n", CFG_UINT, struct static_state, n, "0", 0, 64,
             "CTAs per core at most (n of 001 sec. III); 0 = N, the most the resources allow"),
 };
+
+/* n above the machine's CTA limit could never bind (N <= -gpgpu_shader_cta): surely a typo */
+static const char *static_check(const void *st, const struct policy_machine *m, char *msg, size_t n)
+{
+    const struct static_state *s = st;
+    if (s->n > m->max_cta_per_core) {
+        snprintf(msg, n, "%u exceeds the CTAs an SM may hold (-gpgpu_shader_cta %u); 0 = N, the most the "
+                 "resources allow", s->n, m->max_cta_per_core);
+        return "n";
+    }
+    return NULL;
+}
 
 static int static_init(void *st, const struct gpu_view *g)
 {
@@ -70,6 +85,7 @@ const struct cta_sched_ops cta_sched_static_ops = {
     .state_size = sizeof(struct static_state),
     .params = static_params,
     .nparams = sizeof static_params / sizeof static_params[0],
+    .check = static_check,
     .init = static_init,
     .pick_sm = static_pick_sm,
     .on_dispatch = static_on_dispatch,

@@ -30,7 +30,7 @@ struct swl_state {
 };
 
 static const struct cfg_opt swl_params[] = {
-    CFG_OPT("limit", CFG_UINT, struct swl_state, limit, "48", 1, 1024,
+    CFG_OPT("limit", CFG_UINT, struct swl_state, limit, "48", 1, 64,
             "warps of the core (oldest first, barrier waiters not counted) that may issue; 48 = no limit on GTX480"),
 };
 
