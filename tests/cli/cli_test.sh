@@ -1,19 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the warpsim command: exit codes, listings, result files,
 # determinism of the statistics.  Usage: cli_test.sh WARPSIM_BINARY SOURCE_DIR
-set -u
-W=$1
-SRC=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC description cmd...
-    local want=$1 what=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(head -3 "$tmp/err")"; fi
-}
+. "$(dirname "$0")/testlib.sh"
 
 expect_rc 0 "--help" "$W" --help
 expect_rc 2 "no command" "$W"
@@ -114,5 +102,4 @@ grep -q "Invalid __global__ read of size 4 bytes" "$tmp/err" && ok || bad "timin
 # the unmodified PTX through --ptx runs and verifies
 expect_rc 0 "run with --ptx" "$W" run vecadd --size tiny --functional --ptx "$SRC/workloads/vecadd/vecadd.ptx"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

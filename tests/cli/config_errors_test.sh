@@ -3,13 +3,7 @@
 # every case is exit 2 from `warpsim run` (a configuration error, before any kernel runs), with a
 # message that names the option or file:line:col and what was expected; a parameter of a policy
 # that is not selected is a warning (exit 0).  Usage: config_errors_test.sh WARPSIM_BINARY SOURCE_DIR
-set -u
-W=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/testlib.sh"
 # expect RC TEXT description cmd...: the exit status, and TEXT (a fixed string) in stderr
 expect() {
     local want=$1 text=$2 what=$3; shift 3
@@ -83,5 +77,4 @@ printf -- '-gpgpu_n_clusters 4\n -config dir.d   # a directory\n' >"$tmp/incdir.
 expect 2 "$tmp/incdir.config:2:2: error: -config: '$tmp/dir.d' is a directory, not a config file" \
     "include of a directory" run --config "$tmp/incdir.config"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -3,22 +3,8 @@
 # numbers and bad input files are exit 2 with a message that names the option or
 # the file (and line), faults of the simulated program stay exit 3.
 # Usage: robustness_test.sh WARPSIM_BINARY SOURCE_DIR
-set -u
-W=$1
-SRC=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC description cmd...
-    local want=$1 what=$2; shift 2
-    timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(head -3 "$tmp/err")"; fi
-}
-expect_err() {  # expect_err TEXT description: stderr of the last command contains TEXT
-    grep -qF -- "$1" "$tmp/err" && ok || bad "$2: stderr lacks '$1': $(head -3 "$tmp/err")"
-}
+TEST_TIMEOUT=120
+. "$(dirname "$0")/testlib.sh"
 FOREVER=$SRC/tests/cli/data/forever_vecadd.ptx
 
 # ---- limits: a kernel that never terminates ----
@@ -115,5 +101,4 @@ expect_rc 2 "-o into a missing directory" "$W" run vecadd --size tiny -o "$tmp/n
 expect_err "warpsim run: -o $tmp/nodir/r.json: cannot write: No such file or directory" "-o missing directory"
 grep -q "timeseries" "$tmp/err" && bad "-o error names the derived time-series file" || ok
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

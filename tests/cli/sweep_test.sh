@@ -4,20 +4,8 @@
 # lists for GNU parallel and Slurm, failures, a tiny real sweep (2 workloads x
 # 2 policies) and the studies' plumbing at tiny size (docs/studies.md).
 # Usage: sweep_test.sh WARPSIM_BINARY SOURCE_DIR
-set -u
-W=$1
-SRC=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/testlib.sh"
 cd "$tmp" || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC description cmd...
-    local want=$1 what=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(head -3 "$tmp/err")"; fi
-}
 fp() {  # fingerprint of the sweep's results, host timings left out (they differ from run to run)
     for f in s/*.json; do grep -v -E 'seconds|simulation_(rate|time)|_per_sec' "$f"; done | md5sum
 }
@@ -196,5 +184,4 @@ grep -q "^vecadd  *Type-.  *4  " "$tmp/out" && ok \
 grep -q "DYNCTA's average n lands near opt" "$tmp/out" && ok || bad "dyncta compares with the seed"
 [ -s sd/dyncta_ipc.csv ] && [ -s sd/dyncta_metrics.csv ] && [ -s sd/dyncta.txt ] && ok || bad "dyncta files"
 
-echo "sweep_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
