@@ -1,40 +1,67 @@
 # warpsim - convenience front end over CMake.
 #
 #   make run     install what is missing, build, run the main job (bfs, small, GTX480 timing model, verified)
-#   make test    install what is missing, build normal + ASan/UBSan, run every test in both
+#   make test    install what is missing, build four trees (gcc RelWithDebInfo, gcc ASan/UBSan Debug,
+#                gcc Release, clang Debug), run every test in each, and a short run of every fuzz harness
 #   make ptx     regenerate workloads/*/*.ptx and *.ptxas with nvcc/ptxas (needs the CUDA toolkit)
 #   make bench   timing-model speed benchmark (make bench-functional: the functional executor)
 #   make test-slow   also the small-size workload runs (minutes)
 
-BUILD     ?= build
-BUILD_SAN ?= build-san
+BUILD       ?= build
+BUILD_SAN   ?= build-san
+BUILD_REL   ?= build-release
+BUILD_CLANG ?= build-clang
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-san run test test-slow bench bench-functional ptx clean
+.PHONY: all deps build build-san build-release build-clang build-matrix run test test-slow bench bench-functional ptx clean fuzz fuzz-build fuzz-smoke
 
 all: build
 
 deps:
 	@bash scripts/deps.sh
 
+# The developer and CI builds treat warnings as errors (WARPSIM_WERROR); a plain `cmake` build does not.
 build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_WERROR=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 build-san: deps
-	@cmake -S . -B $(BUILD_SAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(BUILD_SAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON >/dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
+
+build-release: deps
+	@cmake -S . -B $(BUILD_REL) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DWARPSIM_WERROR=ON >/dev/null
+	@cmake --build $(BUILD_REL) -j $(JOBS)
+
+build-clang: deps
+	@CC=clang cmake -S . -B $(BUILD_CLANG) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_WERROR=ON >/dev/null
+	@cmake --build $(BUILD_CLANG) -j $(JOBS)
 
 run: build
 	./$(BUILD)/warpsim run bfs --size small -o $(BUILD)/bfs-small.json
 
-test: build build-san
+test: build build-san build-release build-clang
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE slow
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE slow
+	cd $(BUILD_REL) && ctest --output-on-failure -j $(JOBS) -LE slow
+	cd $(BUILD_CLANG) && ctest --output-on-failure -j $(JOBS) -LE slow
+	$(MAKE) --no-print-directory fuzz-smoke
 
 test-slow: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L slow
+
+# Every build type with gcc and clang, warnings as errors (make test covers four of the eight;
+# this is the whole matrix, for a change to the build or to compiler-sensitive code).
+# MATRIX_TEST=1 also runs the test suite in each.
+MATRIX_DIR ?= build-matrix
+build-matrix: deps
+	@set -e; for cc in gcc clang; do for t in Debug Release RelWithDebInfo MinSizeRel; do \
+	    d=$(MATRIX_DIR)/$$cc-$$t; echo "== $$cc $$t ($$d)"; \
+	    CC=$$cc cmake -S . -B $$d $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=$$t -DWARPSIM_WERROR=ON >/dev/null; \
+	    cmake --build $$d -j $(JOBS) >$$d/build.log 2>&1 || { tail -40 $$d/build.log; exit 1; }; \
+	    if [ -n "$(MATRIX_TEST)" ]; then (cd $$d && ctest -j $(JOBS) -LE slow --output-on-failure | tail -3); fi; \
+	done; done
 
 bench: build
 	./$(BUILD)/warpsim bench
@@ -60,4 +87,23 @@ workloads/%.ptx: workloads/%.cu
 	   | sed 's/^ptxas info *: *//' > $(@:.ptx=.ptxas)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_REL) $(BUILD_CLANG) $(MATRIX_DIR) $(BUILD_FUZZ)
+
+# ---- fuzzing (docs/fuzzing.md): libFuzzer harnesses of tests/fuzz, built with clang in $(BUILD_FUZZ) ----
+#   make fuzz FUZZ_SECONDS=60   every harness for FUZZ_SECONDS, one after the other; exit 1 if one found something
+#   make fuzz-smoke             the same, 8 s each
+BUILD_FUZZ   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+
+fuzz-build:
+	@bash scripts/deps.sh fuzz
+	@cmake -S . -B $(BUILD_FUZZ) $(CMAKE_GEN) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	   -DWARPSIM_FUZZ=ON -DWARPSIM_WERROR=OFF >/dev/null
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_harnesses
+
+fuzz: fuzz-build
+	@bash tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	@bash tests/fuzz/run.sh $(BUILD_FUZZ) 8 $(FUZZ_TARGETS)

@@ -6,7 +6,22 @@ need=()
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc    >/dev/null 2>&1 || need+=(gcc)
 command -v make  >/dev/null 2>&1 || need+=(make)
+command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds and tests with clang
 # libasan/libubsan come with gcc on Debian; nothing else is needed to build or test.
+# `scripts/deps.sh fuzz` (make fuzz): also clang and libFuzzer's runtime (libclang-rt-N-dev, N = clang's major)
+if [ "${1:-}" = fuzz ]; then
+    case " ${need[*]-} " in *" clang "*) ;; *) command -v clang >/dev/null 2>&1 || need+=(clang) ;; esac
+    if command -v clang >/dev/null 2>&1; then
+        rt="libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+        probe=$(mktemp -d)
+        printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+            > "$probe/p.c"
+        clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" >/dev/null 2>&1 || need+=("$rt")
+        rm -rf "$probe"
+    else
+        need+=(libclang-rt-14-dev)   # Debian 12's clang is clang 14
+    fi
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing ${need[*]}" >&2

@@ -72,10 +72,9 @@ void stats_reg(struct stats *s, const uint64_t *ctr, const char *doc, const char
     if (s->n == s->cap)
         stats_grow(s);
     uint32_t slot = stats_slot(s, name);
-    if (stats_index(s)[slot]) {
+    if (stats_index(s)[slot])
         fprintf(stderr, "warpsim: internal error: statistic '%s' registered twice\n", name);
-        SIM_ASSERT(!"duplicate statistic name");
-    }
+    SIM_ASSERT(stats_index(s)[slot] == 0);
     char *nm = arena_strndup(s->arena, name, (size_t)len);
     SIM_ASSERT(nm != NULL);
     s->e[s->n] = (struct stat_entry){nm, ctr, doc};

@@ -478,7 +478,7 @@ static int pp_vector(struct pp *p, struct pp_op *op)
             o->vregs[o->nvec++] = -1;
             pp_next(p);
         } else if (t->kind == PTK_IDENT) {
-            int32_t r;
+            int32_t r = -1;
             if (pp_reg_ref(p, t, &r))
                 return -1;
             o->vregs[o->nvec++] = r;
