@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# corpus.sh DEST - assemble the seed corpora of the fuzz harnesses (docs/fuzzing.md) in
+# DEST/<target>/ from the project's own files, plus a dictionary DEST/<target>.dict per target:
+#
+#   ptx_load    workloads/*/*.ptx, tests/ptx_bad/*.ptx
+#   ptx_exec    the same PTX behind launch headers (4 bytes, tests/fuzz/fuzz_ptx_run.h)
+#   ptx_timing  the same as ptx_exec
+#   config      configs/*.config; a preset that includes another (-config X) becomes
+#               "preset with the include renamed other.config" NUL "X", the harness's two-file form
+#   graph       workloads/bfs/data/*.graph and a few small graphs written here
+#
+# and for every target tests/fuzz/seeds/<target>/* (hand-made seeds) and
+# tests/fuzz/regressions/<target>/* (every crash found so far).  Files already in DEST/<target>
+# (inputs a fuzzer added) are kept; seed files are overwritten.  Names say where a seed came from.
+set -eu
+if [ $# -ne 1 ]; then
+    echo "usage: $0 DEST" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+dest=$1
+targets="ptx_load ptx_exec ptx_timing config graph"
+for t in $targets; do
+    mkdir -p "$dest/$t"
+done
+
+# ---- PTX --------------------------------------------------------------------------------
+for f in "$root"/workloads/*/*.ptx; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f" .ptx)
+    cp "$f" "$dest/ptx_load/wl-$n.ptx"
+    # header: grid shape, block shape, (dyn smem | warp sched << 2 | CTA sched << 5), scalar seed
+    { printf '\000\000\000\005'; cat "$f"; } > "$dest/ptx_exec/wl-$n-1x32.ptx"
+    { printf '\003\011\105\011'; cat "$f"; } > "$dest/ptx_exec/wl-$n-4x64.ptx"
+    cp "$dest/ptx_exec/wl-$n-1x32.ptx" "$dest/ptx_exec/wl-$n-4x64.ptx" "$dest/ptx_timing/"
+done
+for f in "$root"/tests/ptx_bad/*.ptx; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f" .ptx)
+    cp "$f" "$dest/ptx_load/bad-$n.ptx"
+    { printf '\000\000\000\005'; cat "$f"; } > "$dest/ptx_exec/bad-$n.ptx"
+done
+
+# ---- configs ----------------------------------------------------------------------------
+for f in "$root"/configs/*.config; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f" .config)
+    inc=$(sed -n 's/^[[:space:]]*-config[[:space:]]\{1,\}\([^[:space:]#]*\).*/\1/p' "$f" | head -n 1)
+    if [ -n "$inc" ] && [ -f "$root/configs/$inc" ]; then
+        { sed 's/^\([[:space:]]*-config[[:space:]]\{1,\}\)[^[:space:]#]*/\1other.config/' "$f"
+          printf '\000'
+          cat "$root/configs/$inc"; } > "$dest/config/preset-$n.config"
+    else
+        cp "$f" "$dest/config/preset-$n.config"
+    fi
+done
+
+# ---- graphs -----------------------------------------------------------------------------
+for f in "$root"/workloads/bfs/data/*.graph; do
+    [ -f "$f" ] || continue
+    cp "$f" "$dest/graph/wl-$(basename "$f")"
+done
+printf '1\n0 0\n0\n0\n' > "$dest/graph/gen-single.graph"
+printf '3\n0 2\n2 1\n3 0\n\n1\n3\n0 1\n2 1\n0 1\n' > "$dest/graph/gen-cycle.graph"
+printf '2\r\n\r\n0 1\r\n1 1\r\n\r\n1\r\n\r\n2\r\n1 1\r\n0 1\r\n' > "$dest/graph/gen-crlf.graph"
+printf '4\n0 1\n1 0\n1 1\n2 0\n2\n2\n3 5\n0 7\n' > "$dest/graph/gen-unreachable.graph"
+
+# ---- hand-made seeds and regressions ----------------------------------------------------
+for t in $targets; do
+    for kind in seeds regressions; do
+        for f in "$here/$kind/$t"/*; do
+            [ -f "$f" ] || continue
+            cp "$f" "$dest/$t/$kind-$(basename "$f")"
+        done
+    done
+done
+
+# ---- dictionaries (libFuzzer -dict): tokens of the project's own files --------------------
+dict_words() {   # quote every line of stdin as a dictionary entry
+    LC_ALL=C sort -u | sed -n 's/\\/\\\\/g; s/"/\\"/g; s/^\(..*\)$/"\1"/p'
+}
+{
+    # opcodes with their modifiers and directives; not register names (r12, fd3) or parameter names
+    cat "$root"/workloads/*/*.ptx | LC_ALL=C grep -oE '\.?[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*' |
+        LC_ALL=C grep -vE '^[a-z]{1,3}[0-9]+$|_param_[0-9]+$|^_|\.cu$' || true
+    printf '%s\n' '%tid.x' '%ntid.x' '%ctaid.x' '%nctaid.x' '%laneid' '%warpid' '%smid' '%nsmid' '%clock' \
+        '{' '}' ';' ',' '[' ']' '@%p' '@!%p' '0f3F800000' '0d3FF0000000000000' '<' '>'
+} | dict_words > "$dest/ptx_load.dict"
+cp "$dest/ptx_load.dict" "$dest/ptx_exec.dict"
+cp "$dest/ptx_load.dict" "$dest/ptx_timing.dict"
+{
+    sed -n 's/^[[:space:]]*O("\([^"]*\)".*/-\1/p' "$root/src/sys/gpu_config.c"
+    cat "$root"/configs/*.config | LC_ALL=C grep -oE '^-[A-Za-z0-9_:.]+' || true
+    sed -n 's/^X(\([a-z_]*\), *\([a-z_0-9]*\)).*/\2/p' "$root/src/policy/registry.def"
+    printf '%s\n' '-config' 'other.config' 'main.config' './other.config' '"' '#' 'true' 'false' '0x'
+} | dict_words > "$dest/config.dict"
+{
+    printf '%s\n' '"\x0A"' '" "' '"\x0D\x0A"' '"\x09"'
+    printf '%s\n' '-1' '2147483647' '2147483648' '99999999999' '0 0' '1 1' | dict_words
+} > "$dest/graph.dict"
