@@ -65,6 +65,7 @@ struct wl_exec {
     const char *set_names[CLI_MAX_SETS], *set_values[CLI_MAX_SETS];   /* --set name=value, in order */
     unsigned nset;
     const char *warp_sched, *cta_sched;   /* --warp-sched / --cta-sched */
+    const char *l1_repl, *l2_repl;        /* --l1-repl / --l2-repl */
     const char *timeseries_path, *warps_path;
     int warn_unknown;          /* unknown config options warn instead of failing */
     int per_kernel_text;       /* text report: every kernel's full section */

@@ -94,7 +94,8 @@ static void on_launch(void *user, const struct ws_launch_info *li)
     }
 }
 
-/* Build the timing machine: --config, then --warp-sched / --cta-sched, then --set (last wins). */
+/* Build the timing machine: --config, then --warp-sched / --cta-sched / --l1-repl / --l2-repl, then --set
+   (last wins). */
 static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
 {
     struct arena *a = arena_new(0);
@@ -111,6 +112,10 @@ static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
         cfg_set(&c, "gpgpu_scheduler", x->warp_sched, "--warp-sched");
     if (st == WS_SUCCESS && x->cta_sched)
         cfg_set(&c, "warpsim_cta_scheduler", x->cta_sched, "--cta-sched");
+    if (st == WS_SUCCESS && x->l1_repl)
+        cfg_set(&c, "warpsim_l1d_repl", x->l1_repl, "--l1-repl");
+    if (st == WS_SUCCESS && x->l2_repl)
+        cfg_set(&c, "warpsim_l2_repl", x->l2_repl, "--l2-repl");
     for (unsigned i = 0; st == WS_SUCCESS && i < x->nset; i++)
         if (cfg_set(&c, x->set_names[i], x->set_values[i], "--set") != 0) {
             snprintf(x->error, sizeof x->error, "--set %s=%s: not an option assignment", x->set_names[i],

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "json.h"
 #include "policy/cta_sched.h"
+#include "policy/repl.h"
 #include "policy/warp_sched.h"
 
 static void run_usage(FILE *f)
@@ -45,6 +46,9 @@ static void run_usage(FILE *f)
           "                           repeatable, applied after --config in order\n"
           "  --warp-sched NAME        warp scheduler (= --set gpgpu_scheduler=NAME)\n"
           "  --cta-sched NAME         CTA scheduler (= --set warpsim_cta_scheduler=NAME)\n"
+          "  --l1-repl NAME           L1D replacement policy (= --set warpsim_l1d_repl=NAME)\n"
+          "  --l2-repl NAME           L2 replacement policy (= --set warpsim_l2_repl=NAME);\n"
+          "                           names: warpsim list --policies\n"
           "  --timeseries FILE.csv    time series every -warpsim_sample_interval core cycles\n"
           "                           (default with -o: beside it as NAME.timeseries.csv)\n"
           "  --warps FILE.csv         one row per finished warp (times, instructions, stall breakdown)\n"
@@ -137,13 +141,17 @@ static void beside(char *dst, size_t n, const char *out, const char *suffix)
     snprintf(dst, n, "%.*s%s", (int)l, out, suffix);
 }
 
+/* warp: 1 warp scheduler, 0 CTA scheduler, 2 replacement policy */
 static int check_policy(const char *what, const char *name, int warp)
 {
-    if ((warp && warp_sched_find(name)) || (!warp && cta_sched_find(name)))
+    if ((warp == 1 && warp_sched_find(name)) || (warp == 0 && cta_sched_find(name)) ||
+        (warp == 2 && repl_find(name)))
         return 0;
     char names[512];
-    if (warp)
+    if (warp == 1)
         warp_sched_names(names, sizeof names);
+    else if (warp == 2)
+        repl_names(names, sizeof names);
     else
         cta_sched_names(names, sizeof names);
     fprintf(stderr, "warpsim run: unknown %s '%s'; valid: %s\n", what, name, names);
@@ -185,6 +193,7 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--max-cycles") == 0 ||
                    strcmp(a, "--max-seconds") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
                    strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
+                   strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
                    strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
@@ -236,6 +245,13 @@ int cmd_run(int argc, char **argv)
                 if (check_policy("CTA scheduler", v, 0) != 0)
                     return EXIT_USAGE;
                 x.cta_sched = v;
+            } else if (strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0) {
+                if (check_policy("replacement policy", v, 2) != 0)
+                    return EXIT_USAGE;
+                if (a[2] == 'l' && a[3] == '1')
+                    x.l1_repl = v;
+                else
+                    x.l2_repl = v;
             } else if (strcmp(a, "--timeseries") == 0) {
                 x.timeseries_path = v;
             } else if (strcmp(a, "--warps") == 0) {
@@ -265,9 +281,10 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stderr);
         return EXIT_USAGE;
     }
-    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.timeseries_path || x.warps_path)) {
-        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --timeseries and --warps "
-                        "apply to timing mode; drop --functional\n");
+    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.l1_repl || x.l2_repl ||
+                       x.timeseries_path || x.warps_path)) {
+        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --l1-repl, --l2-repl, --timeseries "
+                        "and --warps apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
     if (x.opts.input && !x.wl->input_format) {

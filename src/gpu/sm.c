@@ -13,7 +13,8 @@
 
 /* ---- construction ------------------------------------------------------------------ */
 
-static struct cache *sm_make_cache(struct arena *a, const char *spec, const char *name, unsigned *line)
+static struct cache *sm_make_cache(struct arena *a, const char *spec, const char *name, const char *repl,
+                                   unsigned *line)
 {
     struct cache_config cc;
     char msg[256];
@@ -21,7 +22,11 @@ static struct cache *sm_make_cache(struct arena *a, const char *spec, const char
     if (!spec || cache_config_parse(spec, &cc, msg, sizeof msg, &col) != 0)
         return NULL;
     *line = cc.line_size;
-    return cache_new(a, &cc, name);
+    struct cache *c = cache_new(a, &cc, name);
+    /* the configured replacement policy by name (gpu_config_load resolved and checked it; NULL: the letter) */
+    if (c && repl && cache_set_repl_name(c, repl, NULL, msg, sizeof msg) != 0)
+        return NULL;
+    return c;
 }
 
 struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, const struct addr_map *map,
@@ -47,10 +52,10 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     unsigned simd = g->simd_width ? g->simd_width : 32;
     s->warp_passes = (32 + simd - 1) / simd;
 
-    s->l1d = sm_make_cache(a, g->cache_dl1, "l1d", &s->l1d_line);
-    s->l1i = sm_make_cache(a, g->cache_il1, "l1i", &s->l1i_line);
-    s->l1c = sm_make_cache(a, g->cache_const, "l1c", &s->const_line);
-    s->l1t = sm_make_cache(a, g->cache_tex, "l1t", &s->tex_line);
+    s->l1d = sm_make_cache(a, g->cache_dl1, "l1d", g->repl_name[GPU_CACHE_L1D], &s->l1d_line);
+    s->l1i = sm_make_cache(a, g->cache_il1, "l1i", g->repl_name[GPU_CACHE_L1I], &s->l1i_line);
+    s->l1c = sm_make_cache(a, g->cache_const, "l1c", g->repl_name[GPU_CACHE_CONST], &s->const_line);
+    s->l1t = sm_make_cache(a, g->cache_tex, "l1t", g->repl_name[GPU_CACHE_TEX], &s->tex_line);
     if (!s->l1d || !s->l1i || !s->l1c || !s->l1t)
         return NULL;
     s->blk_unit = g->coalesce_sector ? g->coalesce_sector : s->l1d_line;
@@ -208,6 +213,17 @@ static void sm_kernel_free(struct sm *s)
 }
 
 void sm_set_policy_params(struct sm *s, const struct policy_params *pp) { s->pparams = pp; }
+
+struct cache *sm_cache(struct sm *s, unsigned i)
+{
+    switch (i) {
+    case 0: return s->l1d;
+    case 1: return s->l1i;
+    case 2: return s->l1c;
+    case 3: return s->l1t;
+    default: return NULL;
+    }
+}
 void sm_set_locality(struct sm *s, const struct cta_locality *loc) { s->loc = loc; }
 
 /* Basic-block lengths for the warp policies (sm_view.bb_len): per function,

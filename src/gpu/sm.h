@@ -95,6 +95,10 @@ void sm_set_warp_done_hook(struct sm *s, sm_warp_done_fn fn, void *user);
    state at each kernel start; NULL = the policy's defaults. */
 struct policy_params;
 void sm_set_policy_params(struct sm *s, const struct policy_params *pp);
+struct cache;
+/* addition: the SM's caches, i = 0 L1D, 1 L1I, 2 constant, 3 texture (the order of
+   gpu_config's GPU_CACHE_*); NULL past them */
+struct cache *sm_cache(struct sm *s, unsigned i);
 /* addition: the running kernel's access ranges for a locality-aware warp
    policy (sm_view.loc), set before sm_kernel_begin; NULL = none.  The
    caller keeps it alive until sm_kernel_end. */

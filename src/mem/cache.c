@@ -31,13 +31,13 @@
  * entry per line, so that in practice the MSHR does not limit its misses.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem/cache.h"
+#include "policy/params.h"
 #include "policy/repl.h"
-
-extern const struct repl_ops repl_lru_ops;
-extern const struct repl_ops repl_fifo_ops;
 
 #define CACHE_NO_LINE UINT32_MAX
 
@@ -153,17 +153,60 @@ static uint32_t cache_set_index(const struct cache *c, uint64_t addr)
     }
 }
 
-void cache_set_repl(struct cache *c, const struct repl_ops *ops)
+/* Allocate (or reuse) the policy's state, zero it, apply its parameter table
+   (defaults, then pp's "repl.<name>.*" values), then init it. */
+static int cache_repl_setup(struct cache *c, const struct repl_ops *ops, const struct policy_params *pp,
+                            char *msg, size_t n)
 {
     SIM_ASSERT(ops && ops->state_size && ops->init && ops->victim && ops->on_hit && ops->on_fill);
+    struct cfg_error err;
+    memset(&err, 0, sizeof err);
+    if (ops->nparams) {
+        /* validate on a scratch state first (the parameters live in the state's head, which a
+           1 x 1 state holds): a refusal leaves the cache's current policy untouched */
+        void *scratch = calloc(1, ops->state_size(1, 1));
+        int rc = scratch ? policy_params_apply(pp, "repl", ops->name, ops->params, ops->nparams, scratch, &err) : -1;
+        free(scratch);
+        if (rc != 0) {
+            if (msg && n)
+                snprintf(msg, n, "%s: %s", c->name, err.msg[0] ? err.msg : "out of host memory");
+            return -1;
+        }
+    }
     size_t need = ops->state_size(c->nsets, c->assoc);
     if (need > c->repl_cap || !c->repl_st) {
         c->repl_st = cache_zalloc(c->arena, need, 1);
         c->repl_cap = need;
     }
+    memset(c->repl_st, 0, need);
+    if (ops->nparams && policy_params_apply(pp, "repl", ops->name, ops->params, ops->nparams, c->repl_st, &err) != 0)
+        SIM_ASSERT(0);   /* the same values applied to the scratch state */
     c->repl = ops;
     ops->init(c->repl_st, c->nsets, c->assoc);
+    return 0;
 }
+
+void cache_set_repl(struct cache *c, const struct repl_ops *ops)
+{
+    int rc = cache_repl_setup(c, ops, NULL, NULL, 0);
+    SIM_ASSERT(rc == 0);   /* a policy's defaults always apply (test_repl_rrip checks every registered one) */
+}
+
+int cache_set_repl_name(struct cache *c, const char *name, const struct policy_params *pp, char *msg, size_t n)
+{
+    const char *want = name && name[0] ? name : cache_config_repl_name(&c->cfg);
+    const struct repl_ops *ops = repl_find(want);
+    if (!ops) {
+        char names[256];
+        repl_names(names, sizeof names);
+        if (msg && n)
+            snprintf(msg, n, "%s: unknown replacement policy '%s' (valid: %s)", c->name, want, names);
+        return -1;
+    }
+    return cache_repl_setup(c, ops, pp, msg, n);
+}
+
+const char *cache_repl_name(const struct cache *c) { return c->repl->name; }
 
 struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const char *name)
 {
@@ -208,7 +251,10 @@ struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const c
         c->m_free[i] = c->m_n - 1 - i;
     c->m_nfree = c->m_n;
 
-    cache_set_repl(c, cfg->rep == 'F' ? &repl_fifo_ops : &repl_lru_ops);
+    /* the cache string's letter (L = lru, F = fifo) until the owner names another */
+    char msg[256];
+    int rc = cache_set_repl_name(c, NULL, NULL, msg, sizeof msg);
+    SIM_ASSERT(rc == 0);
     return c;
 }
 

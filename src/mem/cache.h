@@ -13,7 +13,8 @@
  *
  * Cache string: "<nsets>:<line>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,
  *                <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[...]"
- *   rep      L = LRU, F = FIFO (or any name of policy/repl registry via cache_set_repl)
+ *   rep      L = LRU, F = FIFO (the default; any name of the policy/repl registry
+ *            overrides it: cache_set_repl_name, -warpsim_l1d_repl / -warpsim_l2_repl)
  *   wr       T = write-through, B = write-back, E = write-evict,
  *            L = local write-back / global write-through (Fermi L1D),
  *            R = read-only (I/const/tex caches; a write behaves as write-through)
@@ -58,6 +59,9 @@ static inline uint64_t cache_config_bytes(const struct cache_config *c)
 {
     return (uint64_t)c->nsets * c->line_size * c->assoc;
 }
+/* addition: the replacement policy the cache string's letter names: "fifo"
+   for F, "lru" for L (and anything else). */
+const char *cache_config_repl_name(const struct cache_config *c);
 /* Host memory cache_new() takes for this geometry, in bytes (tags, state, MSHRs). */
 uint64_t cache_config_host_bytes(const struct cache_config *c);
 
@@ -130,8 +134,17 @@ void cache_invalidate_all(struct cache *c);
 enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
                                   uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail);
 struct repl_ops;
+struct policy_params;
 /* Switch the replacement policy (setup time, before the first access: it may
-   allocate the policy's state from the cache's arena, and resets that state). */
+   allocate the policy's state from the cache's arena, and resets that state;
+   the policy's parameters take their defaults). */
 void cache_set_repl(struct cache *c, const struct repl_ops *ops);
+/* addition: the same by registry name (policy/registry.def; NULL or "": the
+   cache string's letter, cache_config_repl_name), with the dotted parameters
+   "repl.<name>.<param>" of pp (NULL: defaults).  Setup time only.  Returns 0,
+   or -1 with a message (unknown name listing the valid ones, bad parameter). */
+int cache_set_repl_name(struct cache *c, const char *name, const struct policy_params *pp, char *msg, size_t n);
+/* addition: the registry name of the cache's replacement policy */
+const char *cache_repl_name(const struct cache *c);
 
 #endif

@@ -224,9 +224,12 @@ int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_
     return 0;
 }
 
+const char *cache_config_repl_name(const struct cache_config *c) { return c && c->rep == 'F' ? "fifo" : "lru"; }
+
 /* What cache_new() allocates for this geometry (mem/cache.c's layout: per
    line the tag, valid/dirty/reserved bytes, the pending line's MSHR index and
-   the LRU/FIFO stamp; per MSHR entry block, busy, dirty, line, pc, waiter
+   the replacement state (LRU/FIFO stamp, 8 bytes, the largest of the
+   registered policies: SRRIP/BRRIP keep 1); per MSHR entry block, busy, dirty, line, pc, waiter
    count, free-stack slot and max_merge waiters; streaming caches get an MSHR
    entry per line). */
 uint64_t cache_config_host_bytes(const struct cache_config *c)

@@ -107,7 +107,8 @@ struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g,
     char name[32];
     snprintf(name, sizeof name, "l2_%u", id);
     p->l2 = cache_new(a, &cc, name);
-    if (!p->l2)
+    if (!p->l2 || (g->repl_name[GPU_CACHE_L2] &&
+                   cache_set_repl_name(p->l2, g->repl_name[GPU_CACHE_L2], NULL, msg, sizeof msg) != 0))
         return NULL;
     unsigned nsub = g->n_sub_partition_per_mchannel ? g->n_sub_partition_per_mchannel : 1;
     p->id = id;

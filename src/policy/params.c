@@ -35,6 +35,11 @@ static int lookup(const char *kind, size_t kl, const char *pol, size_t pl, struc
         if (!o)
             return -2;
         *out = (struct pol_ref){"cta_sched", o->name, o->doc, o->params, o->nparams};
+    } else if (strcmp(k, "repl") == 0) {
+        const struct repl_ops *o = repl_find(p);
+        if (!o)
+            return -2;
+        *out = (struct pol_ref){"repl", o->name, o->doc, o->params, o->nparams};
     } else {
         return -1;
     }
@@ -66,10 +71,12 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
         struct pol_ref r;
         int rc = lookup(e->name, (size_t)(d1 - e->name), d1 + 1, (size_t)(d2 - d1 - 1), &r);
         if (rc == -1)
-            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched)%s%s", "", "");
+            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched, repl)%s%s", "", "");
         if (rc == -2) {
             if (strncmp(e->name, "warp_sched", 10) == 0)
                 warp_sched_names(names, sizeof names);
+            else if (strncmp(e->name, "repl.", 5) == 0)
+                repl_names(names, sizeof names);
             else
                 cta_sched_names(names, sizeof names);
             return fail_at(e, err, "-%s: unknown policy (valid: %s)%s", names, "");
@@ -202,6 +209,14 @@ static int check_selected(const struct policy_params *pp, const struct cfg *c, c
 int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_sched, const struct policy_machine *m,
                         FILE *warn, struct cfg_error *err)
 {
+    return policy_params_check_all(c, warp_sched, cta_sched, NULL, 0, m, warn, err);
+}
+
+#define PP_MAX_SEL (2 + 8)
+
+int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *cta_sched, const char *const *repl,
+                            size_t nrepl, const struct policy_machine *m, FILE *warn, struct cfg_error *err)
+{
     struct policy_params pp;
     pp.arena = arena_new(0);
     if (!pp.arena) {
@@ -211,38 +226,81 @@ int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_s
         return -1;
     }
     int rc = policy_params_collect(&pp, c, err);
-    struct pol_sel sel[2] = {
-        {"warp_sched", "warp scheduler", "-gpgpu_scheduler", NULL, NULL, 0, 0, NULL},
-        {"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", NULL, NULL, 0, 0, NULL},
-    };
+    /* the selected policies: one warp and one CTA scheduler, the replacement policies in use (once each) */
+    struct pol_sel sel[PP_MAX_SEL];
+    size_t nsel = 0;
+    int have_w = 0, have_t = 0, have_r = 0;
     const struct warp_sched_ops *w = warp_sched_find(warp_sched ? warp_sched : "");
     const struct cta_sched_ops *t = cta_sched_find(cta_sched ? cta_sched : "");
-    if (w)
-        sel[0] = (struct pol_sel){"warp_sched", "warp scheduler", "-gpgpu_scheduler", w->name, w->params, w->nparams,
-                                  w->state_size, w->check};
-    if (t)
-        sel[1] = (struct pol_sel){"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", t->name, t->params,
-                                  t->nparams, t->state_size, t->check};
-    for (int k = 0; rc == 0 && k < 2; k++)
+    if (w) {
+        sel[nsel++] = (struct pol_sel){"warp_sched", "warp scheduler", "-gpgpu_scheduler", w->name, w->params,
+                                       w->nparams, w->state_size, w->check};
+        have_w = 1;
+    }
+    if (t) {
+        sel[nsel++] = (struct pol_sel){"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", t->name, t->params,
+                                       t->nparams, t->state_size, t->check};
+        have_t = 1;
+    }
+    char rnames[256] = "";
+    size_t rused = 0;
+    for (size_t i = 0; repl && i < nrepl && nsel < PP_MAX_SEL; i++) {
+        const struct repl_ops *r = repl_find(repl[i] ? repl[i] : "");
+        if (!r)
+            continue;
+        have_r = 1;
+        int seen = 0;
+        for (size_t j = 0; j < nsel; j++)
+            seen |= strcmp(sel[j].kind, "repl") == 0 && strcmp(sel[j].name, r->name) == 0;
+        if (seen)
+            continue;
+        if (rused < sizeof rnames)
+            rused += (size_t)snprintf(rnames + rused, sizeof rnames - rused, "%s%s", rused ? ", " : "", r->name);
+        sel[nsel++] = (struct pol_sel){"repl", "replacement policy", "-warpsim_l1d_repl / -warpsim_l2_repl", r->name,
+                                       r->params, r->nparams, r->state_size(1, 1), NULL};
+    }
+    for (size_t k = 0; rc == 0 && k < nsel; k++)
         rc = check_selected(&pp, c, &sel[k], m, err);
-    /* parameters of policies that are not selected: one warning each (the last occurrence) */
-    for (uint32_t i = 0; rc == 0 && warn && w && t && i < pp.cfg.n; i++) {
+    /* parameters of policies that are not selected: one warning each (the last occurrence); a kind
+       whose selection is unknown (NULL name, no replacement list) is not warned about */
+    for (uint32_t i = 0; rc == 0 && warn && i < pp.cfg.n; i++) {
         const struct cfg_entry *e = &pp.cfg.e[i];
         int later = 0;
         for (uint32_t j = i + 1; j < pp.cfg.n && !later; j++)
             later = strcmp(pp.cfg.e[j].name, e->name) == 0;
-        const struct pol_sel *s = strncmp(e->name, "warp_sched.", 11) == 0 ? &sel[0] : &sel[1];
-        size_t kl = strlen(s->kind), nl = strlen(s->name);
-        if (later || (strncmp(e->name + kl + 1, s->name, nl) == 0 && e->name[kl + 1 + nl] == '.'))
+        if (later)
+            continue;
+        const char *kind = strncmp(e->name, "warp_sched.", 11) == 0 ? "warp_sched"
+                           : strncmp(e->name, "repl.", 5) == 0     ? "repl"
+                                                                   : "cta_sched";
+        if ((kind[0] == 'w' && !have_w) || (kind[0] == 'c' && !have_t) || (kind[0] == 'r' && !have_r))
+            continue;
+        size_t kl = strlen(kind);
+        const char *pol = e->name + kl + 1;
+        size_t pl = (size_t)(strchr(pol, '.') - pol);
+        const struct pol_sel *first = NULL;
+        int selected = 0;
+        for (size_t k = 0; k < nsel; k++) {
+            if (strcmp(sel[k].kind, kind) != 0)
+                continue;
+            if (!first)
+                first = &sel[k];
+            selected |= strlen(sel[k].name) == pl && strncmp(pol, sel[k].name, pl) == 0;
+        }
+        if (selected || !first)
             continue;
         char where[300];
         if (e->line)
             snprintf(where, sizeof where, "%s:%u:%u", e->file, e->line, e->col);
         else
             snprintf(where, sizeof where, "%s", e->file ? e->file : "command line");
-        const char *pol = e->name + kl + 1;
-        fprintf(warn, "%s: warning: -%s: a parameter of %s '%.*s', which is not selected (%s is %s): ignored\n",
-                where, e->name, s->what, (int)(strchr(pol, '.') - pol), pol, s->opt, s->name);
+        if (kind[0] == 'r')
+            fprintf(warn, "%s: warning: -%s: a parameter of replacement policy '%.*s', which no cache uses (the "
+                          "caches use %s; select it with %s): ignored\n",
+                    where, e->name, (int)pl, pol, rnames, first->opt);
+        else
+            fprintf(warn, "%s: warning: -%s: a parameter of %s '%.*s', which is not selected (%s is %s): ignored\n",
+                    where, e->name, first->what, (int)pl, pol, first->opt, first->name);
     }
     arena_free(pp.arena);
     return rc;
@@ -293,6 +351,22 @@ static void list_one(FILE *f, const char *kind, const char *name, const char *do
     }
 }
 
+int policy_list_names(FILE *f, const char *kind)
+{
+    if (strcmp(kind, "warp_sched") == 0)
+        for (size_t i = 0; warp_sched_at(i); i++)
+            fprintf(f, "%s\n", warp_sched_at(i)->name);
+    else if (strcmp(kind, "cta_sched") == 0)
+        for (size_t i = 0; cta_sched_at(i); i++)
+            fprintf(f, "%s\n", cta_sched_at(i)->name);
+    else if (strcmp(kind, "repl") == 0)
+        for (size_t i = 0; repl_at(i); i++)
+            fprintf(f, "%s\n", repl_at(i)->name);
+    else
+        return -1;
+    return 0;
+}
+
 void policy_list(FILE *f)
 {
     char names[1024];
@@ -310,12 +384,11 @@ void policy_list(FILE *f)
         if (o)
             list_one(f, "cta_sched", o->name, o->doc, o->params, o->nparams);
     }
-    fprintf(f, "\ncache replacement (the cache string's policy letter: L = lru, F = fifo):\n");
-    repl_names(names, sizeof names);
-    for (char *s = names, *tok; (tok = strtok_r(s, ", ", &s)) != NULL;) {
-        const struct repl_ops *o = repl_find(tok);
-        if (o)
-            list_one(f, "repl", o->name, o->doc, NULL, 0);
+    fprintf(f, "\ncache replacement policies (-warpsim_l1d_repl NAME or --l1-repl NAME, -warpsim_l2_repl NAME or "
+               "--l2-repl NAME;\n  default: the cache string's letter, L = lru, F = fifo):\n");
+    for (size_t i = 0; repl_at(i); i++) {
+        const struct repl_ops *o = repl_at(i);
+        list_one(f, "repl", o->name, o->doc, o->params, o->nparams);
     }
     fprintf(f, "\nParameters are set as -KIND.POLICY.PARAM VALUE in a config file or --set KIND.POLICY.PARAM=VALUE.\n");
 }

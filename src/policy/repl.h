@@ -1,9 +1,30 @@
 /*
  * repl.h - cache replacement policies behind one ops struct.  The cache keeps
- * the mechanism (tags, valid/dirty/reserved bits); a policy keeps its own
- * per-line state (recency stamps, RRPVs, signatures) in its state block and
- * only answers which way to evict.  A new policy = one file in policy/repl/ +
- * one line in policy/registry.def.
+ * the mechanism (tags, valid/dirty/reserved bits, MSHRs); a policy keeps its
+ * own per-line state (recency stamps, RRPVs, signatures) in its state block
+ * and only answers which way to evict.  A new policy = one file in
+ * policy/repl/ + one line X(repl, name) in policy/registry.def
+ * (docs/extending.md has the recipe).
+ *
+ * Life of a policy instance (one per cache, mem/cache.c):
+ *   setup   state_size(nsets, assoc) bytes are taken from the cache's arena
+ *           and zeroed; the parameter table (params) is applied to them
+ *           (defaults, then the dotted options repl.<name>.<param>); then
+ *           init(st, nsets, assoc) sizes/clears the per-line metadata.  The
+ *           parameters must live in the fixed head of the state struct (the
+ *           table's offsets), the per-line arrays after it; init must not
+ *           overwrite the parameters.  Nothing is allocated later.
+ *   access  victim() when a line must be allocated (a miss that allocates
+ *           on miss, a fill that allocates on fill, a lazy-fetch write);
+ *           then on_evict() for the victim if it was valid, then on_fill()
+ *           for the way that receives the new block.  on_hit() on every
+ *           access that finds its block valid or pending (merged miss), and
+ *           on a write-through write hit.  on_evict() also when a write-evict
+ *           write invalidates a line.  A kernel-boundary invalidation of the
+ *           whole cache calls no hook (the policy sees the ways invalid).
+ * Hooks run on the access path: no allocation, no I/O, no global state;
+ * same calls in the same order must give the same victims (determinism:
+ * a PRNG lives in the state, seeded in init).
  */
 #ifndef WARPSIM_REPL_H
 #define WARPSIM_REPL_H
@@ -11,11 +32,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "core/sim.h"
 
 #define REPL_BYPASS (-1)
 
-/* What a policy may see of a set when choosing a victim. */
+/* What a policy may see of a set when choosing a victim (read only). */
 struct repl_set_view {
     uint32_t set, assoc;
     const uint8_t *valid;      /* [assoc] */
@@ -34,6 +56,10 @@ struct repl_ops {
     void (*on_hit)(void *st, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now);
     void (*on_fill)(void *st, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now);   /* line (re)allocated */
     void (*on_evict)(void *st, uint32_t set, uint32_t way, sim_cycle now);               /* may be NULL */
+    /* addition: parameters ("repl.<name>.<param>", policy/params.h) over the
+       head of the state block; may be NULL */
+    const struct cfg_opt *params;
+    size_t nparams;
 };
 
 const struct repl_ops *repl_find(const char *name);   /* NULL if unknown */

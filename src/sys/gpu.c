@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/cache.h"
+#include "policy/repl.h"
 #include "policy/warp_sched.h"
 
 const struct gpu_config *gpu_config(const struct gpu *g) { return &g->cfg; }
@@ -248,6 +250,23 @@ int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err)
         return -1;
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_set_policy_params(g->sm[i], &g->pparams);
+    /* replacement parameters: re-create the policy state of every cache whose policy has any
+       (setup time: nothing has been accessed yet) */
+    for (unsigned i = 0; i < g->n_sms + g->n_parts; i++) {
+        for (unsigned k = 0; k < (i < g->n_sms ? 4u : 1u); k++) {
+            struct cache *ca = i < g->n_sms ? sm_cache(g->sm[i], k) : partition_l2(g->part[i - g->n_sms]);
+            const struct repl_ops *ro = ca ? repl_find(cache_repl_name(ca)) : NULL;
+            if (!ro || !ro->nparams)
+                continue;
+            char msg[sizeof err->msg];
+            if (cache_set_repl_name(ca, ro->name, &g->pparams, msg, sizeof msg) != 0) {
+                memset(err, 0, sizeof *err);
+                snprintf(err->file, sizeof err->file, "%s", "command line");
+                snprintf(err->msg, sizeof err->msg, "%s", msg);
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -270,6 +289,15 @@ void gpu_write_policy_params(const struct gpu *g, FILE *f)
     if (w)
         write_params(g, f, "warp_sched", w->name, w->params, w->nparams, w->state_size);
     write_params(g, f, "cta_sched", g->cta_ops->name, g->cta_ops->params, g->cta_ops->nparams, g->cta_ops->state_size);
+    /* every replacement policy in use, once (the parameters live in the state's fixed head) */
+    for (unsigned i = 0; i < GPU_NCACHES; i++) {
+        const struct repl_ops *r = repl_find(g->cfg.repl_name[i]);
+        int seen = 0;
+        for (unsigned j = 0; j < i && r; j++)
+            seen |= repl_find(g->cfg.repl_name[j]) == r;
+        if (r && !seen)
+            write_params(g, f, "repl", r->name, r->params, r->nparams, r->state_size(1, 1));
+    }
 }
 
 /* Open (truncate) an output now, so that a bad path is reported before the run. */

@@ -46,9 +46,13 @@ const struct gpu_config *gpu_config(const struct gpu *g);
 
 /* Take the dotted policy parameters of c (-warp_sched.gto.x, -cta_sched.dyncta.t_idle ...):
    validated against the registered policies, marked used, copied; applied to
-   each policy's state when a kernel starts.  -1 with *err (position of the entry). */
+   each policy's state when a kernel starts.  -1 with *err (position of the entry).
+   The replacement parameters (-repl.srrip.rrpv_bits ...) are applied here, to
+   every cache whose policy has parameters (its policy state is rebuilt: call
+   this before the first kernel, as ws_set_timing_config does). */
 int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err);
-/* The active policies' parameters as dotted options (for the effective config). */
+/* The active policies' parameters as dotted options (for the effective config):
+   the warp and CTA schedulers' and those of every replacement policy in use. */
 void gpu_write_policy_params(const struct gpu *g, FILE *f);
 
 /* Outputs (NULL = off).  The files are created (truncated) at once, so a bad

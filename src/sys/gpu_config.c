@@ -14,6 +14,7 @@
 #include "mem/addr_map.h"
 #include "mem/cache.h"
 #include "mem/dram.h"
+#include "policy/repl.h"
 
 #define GC_MAX_THREADS 2048u   /* threads per SM: 64 warps, the SM's warp masks are one 64-bit word */
 
@@ -81,6 +82,10 @@ const struct cfg_opt gpu_config_opts[] = {
     /* ---- memory partitions ---- */
     O("gpgpu_cache:dl2", CFG_STRING, cache_dl2, "64:128:16,L:B:m:W:L,A:256:64,16", 0, 0,
       "L2 slice (one per sub-partition)"),
+    O("warpsim_l1d_repl", CFG_STRING, l1d_repl, "", 0, 0,
+      "L1D replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl1 letter"),
+    O("warpsim_l2_repl", CFG_STRING, l2_repl, "", 0, 0,
+      "L2 replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl2 letter"),
     O("gpgpu_l2_rop_latency", CFG_UINT, l2_rop_latency, "100", 0, 100000, "L2 hit pipeline (L2 cycles)"),
     O("dram_latency", CFG_UINT, dram_latency, "250", 0, 100000, "fixed DRAM return path (DRAM cycles)"),
     O("warpsim_l2_queue", CFG_UINT, l2_queue, "16", 1, 4096,
@@ -368,6 +373,30 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         if (cache_config_parse(s, &cc[i], msg, sizeof msg, &col))
             return gc_fail(c, err, caches[i].name, NULL, "-%s: %s (at character %u of '%s')", caches[i].name, msg,
                            col, s);
+    }
+    /* replacement: a name overrides the cache string's letter; names must be registered */
+    for (size_t i = 0; i < GC_NCACHES; i++)
+        g->repl_name[i] = cache_config_repl_name(&cc[i]);
+    static const struct {
+        const char *opt;
+        size_t off;
+        unsigned cache;
+    } repl_opts[] = {
+        {"warpsim_l1d_repl", offsetof(struct gpu_config, l1d_repl), GPU_CACHE_L1D},
+        {"warpsim_l2_repl", offsetof(struct gpu_config, l2_repl), GPU_CACHE_L2},
+    };
+    for (size_t i = 0; i < sizeof repl_opts / sizeof repl_opts[0]; i++) {
+        const char *v = *(const char *const *)(const void *)((const char *)g + repl_opts[i].off);
+        if (!v || !v[0])
+            continue;
+        const struct repl_ops *ro = repl_find(v);
+        if (!ro) {
+            char names[256];
+            repl_names(names, sizeof names);
+            return gc_fail(c, err, repl_opts[i].opt, NULL, "-%s: unknown replacement policy '%s' (valid: %s)",
+                           repl_opts[i].opt, v, names);
+        }
+        g->repl_name[repl_opts[i].cache] = ro->name;
     }
     for (size_t i = 0; i < 4; i++)
         if (cc[i].line_size > cc[4].line_size)

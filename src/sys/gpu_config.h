@@ -17,6 +17,9 @@
 #include "core/config.h"
 #include "core/sim.h"
 
+/* the caches of the machine: L1D, L1I, constant, texture (per SM), L2 (per sub-partition) */
+enum { GPU_CACHE_L1D = 0, GPU_CACHE_L1I, GPU_CACHE_CONST, GPU_CACHE_TEX, GPU_CACHE_L2, GPU_NCACHES };
+
 /* opcode latency classes, in the order of GPGPU-Sim's -ptx_opcode_latency_* lists */
 enum op_lat { OPL_ADD = 0, OPL_MAX, OPL_MUL, OPL_MAD, OPL_DIV, OPL_COUNT };
 
@@ -77,6 +80,13 @@ struct gpu_config {
 
     /* ---- memory partitions: L2 + DRAM ---- */
     const char *cache_dl2;          /* -gpgpu_cache:dl2 (one L2 slice per sub-partition) */
+    /* replacement policies by registry name (policy/registry.def, warpsim list --policies);
+       "" = the cache string's letter (L = lru, F = fifo) */
+    const char *l1d_repl;           /* -warpsim_l1d_repl */
+    const char *l2_repl;            /* -warpsim_l2_repl */
+    /* derived: the policy each cache uses, resolved (registered names), in the order
+       L1D, L1I, constant, texture, L2 */
+    const char *repl_name[GPU_NCACHES];
     unsigned l2_rop_latency;        /* -gpgpu_l2_rop_latency: L2 hit pipeline (L2 cycles) */
     unsigned dram_latency;          /* -dram_latency: fixed DRAM return path (DRAM cycles) */
     unsigned l2_queue;              /* -warpsim_l2_queue: icnt->L2, L2->DRAM and return queue entries */

@@ -351,8 +351,9 @@ static void byp_touch(void *st, uint32_t s, uint32_t w, uint32_t pc, sim_cycle n
 {
     (void)st, (void)s, (void)w, (void)pc, (void)now;
 }
-static const struct repl_ops byp_ops = {"bypass-all", "test", byp_size, byp_init, byp_victim, byp_touch, byp_touch,
-                                        NULL};
+static const struct repl_ops byp_ops = {.name = "bypass-all", .doc = "test", .state_size = byp_size,
+                                        .init = byp_init, .victim = byp_victim, .on_hit = byp_touch,
+                                        .on_fill = byp_touch, .on_evict = NULL};
 
 TEST(cache_policy_bypass)
 {
