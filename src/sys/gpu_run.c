@@ -763,7 +763,9 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             }
             /* the host clock is read at least every 4096 simulated cycles: a kernel
                that issues little must not outrun the time limit */
-            if ((grid->insn_limit || grid->deadline > 0) &&
+            bool limit_due = (grid->insn_limit && grid->warp_insns >= grid->insn_limit) ||
+                             (grid->deadline > 0 && ((c & 4095) == 0 || grid->warp_insns >= grid->deadline_next_check));
+            if (limit_due &&
                 ptx_grid_check_limits(grid, ctas_done_now(g), (uint64_t)(c - kstart + 1), (c & 4095) == 0)) {
                 snprintf(msg, n, "%s", grid->msg);
                 rc = -1;
