@@ -116,6 +116,10 @@ static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
         cfg_set(&c, "warpsim_l1d_repl", x->l1_repl, "--l1-repl");
     if (st == WS_SUCCESS && x->l2_repl)
         cfg_set(&c, "warpsim_l2_repl", x->l2_repl, "--l2-repl");
+    if (st == WS_SUCCESS && x->l1_bypass)
+        cfg_set(&c, "warpsim_l1d_bypass", x->l1_bypass, "--l1-bypass");
+    if (st == WS_SUCCESS && x->l2_bypass)
+        cfg_set(&c, "warpsim_l2_bypass", x->l2_bypass, "--l2-bypass");
     for (unsigned i = 0; st == WS_SUCCESS && i < x->nset; i++)
         if (cfg_set(&c, x->set_names[i], x->set_values[i], "--set") != 0) {
             snprintf(x->error, sizeof x->error, "--set %s=%s: not an option assignment", x->set_names[i],

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "json.h"
 #include "policy/cta_sched.h"
+#include "policy/bypass.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
 
@@ -49,6 +50,9 @@ static void run_usage(FILE *f)
           "  --l1-repl NAME           L1D replacement policy (= --set warpsim_l1d_repl=NAME)\n"
           "  --l2-repl NAME           L2 replacement policy (= --set warpsim_l2_repl=NAME);\n"
           "                           names: warpsim list --policies\n"
+          "  --l1-bypass NAME         L1D bypass policy (= --set warpsim_l1d_bypass=NAME): none, all,\n"
+          "                           pcbased, ctrlc, ... (warpsim list --policies)\n"
+          "  --l2-bypass NAME         L2 bypass policy (= --set warpsim_l2_bypass=NAME)\n"
           "  --timeseries FILE.csv    time series every -warpsim_sample_interval core cycles\n"
           "                           (default with -o: beside it as NAME.timeseries.csv)\n"
           "  --warps FILE.csv         one row per finished warp (times, instructions, stall breakdown)\n"
@@ -141,17 +145,19 @@ static void beside(char *dst, size_t n, const char *out, const char *suffix)
     snprintf(dst, n, "%.*s%s", (int)l, out, suffix);
 }
 
-/* warp: 1 warp scheduler, 0 CTA scheduler, 2 replacement policy */
+/* warp: 1 warp scheduler, 0 CTA scheduler, 2 replacement policy, 3 bypass policy */
 static int check_policy(const char *what, const char *name, int warp)
 {
     if ((warp == 1 && warp_sched_find(name)) || (warp == 0 && cta_sched_find(name)) ||
-        (warp == 2 && repl_find(name)))
+        (warp == 2 && repl_find(name)) || (warp == 3 && bypass_find(name)))
         return 0;
     char names[512];
     if (warp == 1)
         warp_sched_names(names, sizeof names);
     else if (warp == 2)
         repl_names(names, sizeof names);
+    else if (warp == 3)
+        bypass_names(names, sizeof names);
     else
         cta_sched_names(names, sizeof names);
     fprintf(stderr, "warpsim run: unknown %s '%s'; valid: %s\n", what, name, names);
@@ -194,6 +200,7 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--max-seconds") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
                    strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
                    strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
+                   strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0 ||
                    strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
@@ -252,6 +259,13 @@ int cmd_run(int argc, char **argv)
                     x.l1_repl = v;
                 else
                     x.l2_repl = v;
+            } else if (strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0) {
+                if (check_policy("bypass policy", v, 3) != 0)
+                    return EXIT_USAGE;
+                if (a[3] == '1')
+                    x.l1_bypass = v;
+                else
+                    x.l2_bypass = v;
             } else if (strcmp(a, "--timeseries") == 0) {
                 x.timeseries_path = v;
             } else if (strcmp(a, "--warps") == 0) {
@@ -282,9 +296,9 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.l1_repl || x.l2_repl ||
-                       x.timeseries_path || x.warps_path)) {
-        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --l1-repl, --l2-repl, --timeseries "
-                        "and --warps apply to timing mode; drop --functional\n");
+                       x.l1_bypass || x.l2_bypass || x.timeseries_path || x.warps_path)) {
+        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --l1-repl, --l2-repl, "
+                        "--l1-bypass, --l2-bypass, --timeseries and --warps apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
     if (x.opts.input && !x.wl->input_format) {

@@ -53,6 +53,11 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     s->warp_passes = (32 + simd - 1) / simd;
 
     s->l1d = sm_make_cache(a, g->cache_dl1, "l1d", g->repl_name[GPU_CACHE_L1D], &s->l1d_line);
+    char bmsg[256];
+    if (s->l1d && g->bypass_name[0] && cache_set_bypass_name(s->l1d, g->bypass_name[0], NULL, bmsg, sizeof bmsg) != 0)
+        s->l1d = NULL;
+    if (s->l1d)
+        cache_set_bypass_mshr(s->l1d, g->bypass_mshr != 0);
     s->l1i = sm_make_cache(a, g->cache_il1, "l1i", g->repl_name[GPU_CACHE_L1I], &s->l1i_line);
     s->l1c = sm_make_cache(a, g->cache_const, "l1c", g->repl_name[GPU_CACHE_CONST], &s->const_line);
     s->l1t = sm_make_cache(a, g->cache_tex, "l1t", g->repl_name[GPU_CACHE_TEX], &s->tex_line);

@@ -306,7 +306,7 @@ static bool sm_cached_read(struct sm *s, struct sm_ldst_op *op, struct cache *c,
     uint64_t token = op->load != SM_NONE ? SM_TOK_LOAD | op->load : 0;
     uint64_t wb = UINT64_MAX;
     enum cache_fail why = CF_NONE;
-    enum cache_result res = cache_access_ex(c, b->addr, false, op->local, op->pc, token, now, &wb, &why);
+    enum cache_result res = cache_access_w(c, b->addr, false, op->local, op->pc, op->slot, token, now, &wb, &why);
     struct sm_load *ld = op->load != SM_NONE ? &s->loads[op->load] : NULL;
     switch (res) {
     case CACHE_HIT:

@@ -22,7 +22,24 @@
  * (not write-evict invalidations nor cache_invalidate_all), dirty_evictions
  * those of them that were dirty (reported through *wb_addr), fills the
  * cache_fill() calls, bypasses the misses or fills a replacement policy
- * declined to allocate (REPL_BYPASS).
+ * declined to allocate (REPL_BYPASS).  bypassed counts the read misses the
+ * bypass policy (policy/bypass.h) sent below unallocated (also in misses),
+ * evicted_never_reused the evictions of lines that saw no hit (nor merge)
+ * after their fill (each line carries a reuse byte for it).
+ *
+ * Bypass: the policy is asked on a read miss that would fetch its block,
+ * only once the miss could allocate (a free MSHR entry, and on miss a set
+ * with an evictable way): a miss that must wait for resources waits as under
+ * no bypassing, and the policy is asked again when it is retried.  A
+ * bypassed miss takes no MSHR entry and returns CACHE_MISS_NO_ALLOC (the
+ * caller sends the request itself below and the reply goes straight to the
+ * waiter, as GPGPU-Sim's -gpgpu_gmem_skip_L1D global loads).  Bypassed
+ * misses to the same block are not merged (each goes below).  With
+ * cache_set_bypass_mshr(c, true) a bypassed read instead takes an MSHR entry
+ * of its own with no line (m_noalloc) and returns CACHE_MISS: later reads of
+ * the block merge into it, its fill wakes them and allocates nothing; under
+ * allocate-on-miss a write-allocating miss of that block waits (reservation
+ * failure) until the fill.
  *
  * Allocation: on miss (m) a read miss reserves its victim at once (a dirty
  * victim is reported by that access); on fill (f) and streaming (s) only an
@@ -36,10 +53,13 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "policy/bypass.h"
 #include "policy/params.h"
 #include "policy/repl.h"
 
 #define CACHE_NO_LINE UINT32_MAX
+#define CACHE_BYP_PCS_LOG2 6
+#define CACHE_BYP_PCS (1u << CACHE_BYP_PCS_LOG2)   /* distinct PCs counted one by one */
 
 struct cache {
     struct cache_config cfg;
@@ -63,11 +83,23 @@ struct cache {
     const struct repl_ops *repl;
     void *repl_st;
     size_t repl_cap;
+    /* bypass: NULL for "none" (no hook is called) */
+    const struct bypass_ops *byp;
+    void *byp_st;
+    size_t byp_cap;
+    uint8_t *reused;               /* [nsets * assoc] a hit since the line's fill */
+    bool byp_mshr;                 /* a bypassed read takes an MSHR entry (cache_set_bypass_mshr) */
+    uint32_t byp_inflight;         /* MSHR entries of bypassed reads in flight */
+    /* bypassed misses per PC: open-addressed, CACHE_BYP_PCS entries, the rest in byp_pc_other */
+    uint32_t *byp_pc;              /* PC + 1, 0 = empty */
+    uint64_t *byp_pc_n;
+    uint64_t byp_pc_other;
 
     /* MSHR table: entries kept in a free stack; lookup by block scans the busy ones */
     uint32_t m_n, m_merge, m_used;
     uint64_t *m_blk;
     uint8_t *m_busy, *m_dirty;     /* m_dirty: a write merged in, the line is dirty after its fill */
+    uint8_t *m_noalloc;            /* a bypassed read's entry: the fill allocates nothing */
     uint32_t *m_line;              /* reserved line (on-miss) or CACHE_NO_LINE */
     uint32_t *m_pc;                /* PC of the access that opened the entry (policies see it at fill) */
     uint32_t *m_nw;                /* waiters so far (may not exceed m_merge) */
@@ -208,6 +240,94 @@ int cache_set_repl_name(struct cache *c, const char *name, const struct policy_p
 
 const char *cache_repl_name(const struct cache *c) { return c->repl->name; }
 
+int cache_set_bypass_name(struct cache *c, const char *name, const struct policy_params *pp, char *msg, size_t n)
+{
+    const char *want = name && name[0] ? name : "none";
+    const struct bypass_ops *ops = bypass_find(want);
+    if (!ops) {
+        char names[256];
+        bypass_names(names, sizeof names);
+        if (msg && n)
+            snprintf(msg, n, "%s: unknown bypass policy '%s' (valid: %s)", c->name, want, names);
+        return -1;
+    }
+    SIM_ASSERT(ops->state_size && ops->init && ops->should_bypass);
+    struct cfg_error err;
+    memset(&err, 0, sizeof err);
+    if (ops->nparams) {
+        /* validate on a scratch state first (as cache_repl_setup) */
+        void *scratch = calloc(1, ops->state_size(1, 1));
+        int rc = scratch ? policy_params_apply(pp, "bypass", ops->name, ops->params, ops->nparams, scratch, &err) : -1;
+        free(scratch);
+        if (rc != 0) {
+            if (msg && n)
+                snprintf(msg, n, "%s: %s", c->name, err.msg[0] ? err.msg : "out of host memory");
+            return -1;
+        }
+    }
+    if (strcmp(ops->name, "none") == 0) {
+        c->byp = NULL;   /* the default: no hook on the access path */
+        return 0;
+    }
+    size_t need = ops->state_size(c->nsets, c->assoc);
+    if (need > c->byp_cap || !c->byp_st) {
+        c->byp_st = cache_zalloc(c->arena, need, 1);
+        c->byp_cap = need;
+    }
+    if (!c->byp_pc) {
+        c->byp_pc = cache_zalloc(c->arena, CACHE_BYP_PCS, sizeof *c->byp_pc);
+        c->byp_pc_n = cache_zalloc(c->arena, CACHE_BYP_PCS, sizeof *c->byp_pc_n);
+    }
+    memset(c->byp_st, 0, need);
+    if (ops->nparams && policy_params_apply(pp, "bypass", ops->name, ops->params, ops->nparams, c->byp_st, &err) != 0)
+        SIM_ASSERT(0);   /* the same values applied to the scratch state */
+    c->byp = ops;
+    ops->init(c->byp_st, c->nsets, c->assoc);
+    return 0;
+}
+
+const char *cache_bypass_name(const struct cache *c) { return c->byp ? c->byp->name : "none"; }
+
+void cache_set_bypass_mshr(struct cache *c, bool on)
+{
+    SIM_ASSERT(!c->byp_inflight);   /* setup time */
+    c->byp_mshr = on;
+}
+
+int cache_bypass_pc_info(const struct cache *c, uint32_t pc, struct bypass_pc_info *out)
+{
+    if (!c->byp || !c->byp->pc_info)
+        return -1;
+    c->byp->pc_info(c->byp_st, pc, out);
+    return 0;
+}
+
+unsigned cache_bypass_pcs(const struct cache *c, uint32_t *pcs, uint64_t *counts, unsigned max, uint64_t *other)
+{
+    unsigned k = 0;
+    if (other)
+        *other = c->byp_pc_other;
+    if (!c->byp_pc)
+        return 0;
+    /* in PC order (deterministic, independent of the hash) */
+    uint32_t last = 0;   /* PC + 1 of the previous entry written */
+    while (k < max) {
+        uint32_t best = 0;
+        uint64_t n = 0;
+        for (uint32_t i = 0; i < CACHE_BYP_PCS; i++)
+            if (c->byp_pc[i] > last && (!best || c->byp_pc[i] < best)) {
+                best = c->byp_pc[i];
+                n = c->byp_pc_n[i];
+            }
+        if (!best)
+            break;
+        pcs[k] = best - 1;
+        counts[k++] = n;
+        last = best;
+    }
+    return k;
+}
+
 struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const char *name)
 {
     SIM_ASSERT(cfg->nsets && cfg->assoc && cfg->line_size && !(cfg->line_size & (cfg->line_size - 1)));
@@ -231,6 +351,7 @@ struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const c
     c->dirty = cache_zalloc(a, nl, 1);
     c->reserved = cache_zalloc(a, nl, 1);
     c->line_mshr = cache_zalloc(a, nl, sizeof *c->line_mshr);
+    c->reused = cache_zalloc(a, nl, 1);
     if (cfg->index == CI_IPOLY)
         cache_ipoly_init(c);
 
@@ -241,6 +362,7 @@ struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const c
     c->m_blk = cache_zalloc(a, c->m_n, sizeof *c->m_blk);
     c->m_busy = cache_zalloc(a, c->m_n, 1);
     c->m_dirty = cache_zalloc(a, c->m_n, 1);
+    c->m_noalloc = cache_zalloc(a, c->m_n, 1);
     c->m_line = cache_zalloc(a, c->m_n, sizeof *c->m_line);
     c->m_pc = cache_zalloc(a, c->m_n, sizeof *c->m_pc);
     c->m_nw = cache_zalloc(a, c->m_n, sizeof *c->m_nw);
@@ -280,6 +402,8 @@ static const struct {
     CS(dirty_evictions, "dirty lines replaced (written back)"),
     CS(fills, "line fills from below"),
     CS(bypasses, "misses or fills the replacement policy did not allocate"),
+    CS(bypassed, "read misses the bypass policy sent below without allocating"),
+    CS(evicted_never_reused, "valid lines replaced that saw no hit after their fill"),
 #undef CS
 };
 
@@ -323,6 +447,33 @@ static uint32_t cache_mshr_find(const struct cache *c, uint64_t b)
     return CACHE_NO_LINE;
 }
 
+/* A hit (or a merge into the pending line) on way `way` of `set`. */
+static inline void cache_on_hit(struct cache *c, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now)
+{
+    c->reused[(size_t)set * c->assoc + way] = 1;
+    c->repl->on_hit(c->repl_st, set, way, pc, now);
+    if (c->byp && c->byp->on_hit)
+        c->byp->on_hit(c->byp_st, set, way, pc, now);
+}
+
+/* Way `way` of `set` (re)allocated for a new block brought in by `pc`. */
+static inline void cache_on_fill(struct cache *c, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now)
+{
+    c->reused[(size_t)set * c->assoc + way] = 0;
+    c->repl->on_fill(c->repl_st, set, way, pc, now);
+    if (c->byp && c->byp->on_fill)
+        c->byp->on_fill(c->byp_st, set, way, pc, now);
+}
+
+/* Valid way `way` of `set` leaves the cache (replacement or write-evict). */
+static inline void cache_on_evict(struct cache *c, uint32_t set, uint32_t way, sim_cycle now)
+{
+    if (c->repl->on_evict)
+        c->repl->on_evict(c->repl_st, set, way, now);
+    if (c->byp && c->byp->on_evict)
+        c->byp->on_evict(c->byp_st, set, way, now);
+}
+
 /* Ask the policy for a victim in `set`: a way, REPL_BYPASS, or -2 (all pending). */
 static int cache_victim(struct cache *c, uint32_t set, uint32_t pc, uint64_t b, sim_cycle now)
 {
@@ -340,13 +491,14 @@ static void cache_evict(struct cache *c, uint32_t set, uint32_t way, sim_cycle n
     if (!c->valid[l])
         return;
     c->st.evictions++;
+    if (!c->reused[l])
+        c->st.evicted_never_reused++;
     if (c->dirty[l]) {
         c->st.dirty_evictions++;
         SIM_ASSERT(wb_addr);   /* a cache that can hold dirty lines needs a write-back path */
         *wb_addr = c->blk[l];
     }
-    if (c->repl->on_evict)
-        c->repl->on_evict(c->repl_st, set, way, now);
+    cache_on_evict(c, set, way, now);
     c->valid[l] = 0;
     c->dirty[l] = 0;
 }
@@ -359,6 +511,7 @@ static uint32_t cache_mshr_alloc(struct cache *c, uint64_t b, uint32_t line, boo
     c->m_busy[m] = 1;
     c->m_blk[m] = b;
     c->m_dirty[m] = dirty;
+    c->m_noalloc[m] = 0;
     c->m_line[m] = line;
     c->m_pc[m] = pc;
     c->m_nw[m] = 1;
@@ -404,9 +557,58 @@ static void cache_count(struct cache *c, bool is_write, enum cache_result tag_ou
 
 /* A miss that needs the line from below (read, or write-allocate fetch).
    `dirty`: the line is to be dirty once filled. */
+/* Count a bypassed miss of `pc` in the per-PC table. */
+static void cache_count_bypass(struct cache *c, uint32_t pc)
+{
+    c->st.bypassed++;
+    uint32_t key = pc + 1, h = (pc * 2654435761u) >> (32 - CACHE_BYP_PCS_LOG2);
+    for (uint32_t i = 0; i < CACHE_BYP_PCS; i++) {
+        uint32_t k = (h + i) & (CACHE_BYP_PCS - 1);
+        if (c->byp_pc[k] == key || !c->byp_pc[k]) {
+            c->byp_pc[k] = key;
+            c->byp_pc_n[k]++;
+            return;
+        }
+    }
+    c->byp_pc_other++;
+}
+
+/* The bypass policy's decision for a read miss that could allocate now. */
+static bool cache_ask_bypass(struct cache *c, uint32_t set, uint64_t b, uint32_t pc, uint32_t warp, bool local,
+                             sim_cycle now)
+{
+    struct bypass_access a = {b, pc, warp, set, 0, local};
+    if (!c->byp->should_bypass(c->byp_st, &a, now))
+        return false;
+    cache_count(c, false, CACHE_MISS);
+    cache_count_bypass(c, pc);
+    return true;
+}
+
+/* A bypassed read: no line; with bypass_mshr an MSHR entry of its own (the caller fetches the
+   block as for CACHE_MISS, and the fill allocates nothing), else nothing at all. */
+static enum cache_result cache_bypass_miss(struct cache *c, uint64_t b, uint32_t pc, uint64_t waiter)
+{
+    if (!c->byp_mshr)
+        return CACHE_MISS_NO_ALLOC;
+    uint32_t m = cache_mshr_alloc(c, b, CACHE_NO_LINE, false, pc, waiter);
+    c->m_noalloc[m] = 1;
+    c->byp_inflight++;
+    return CACHE_MISS;
+}
+
+static bool cache_set_all_reserved(const struct cache *c, uint32_t set)
+{
+    const uint8_t *r = c->reserved + (size_t)set * c->assoc;
+    for (uint32_t w = 0; w < c->assoc; w++)
+        if (!r[w])
+            return false;
+    return true;
+}
+
 static enum cache_result cache_fetch_miss(struct cache *c, uint32_t set, uint64_t b, bool is_write, bool dirty,
-                                          uint32_t pc, uint64_t waiter, sim_cycle now, uint64_t *wb_addr,
-                                          enum cache_fail *fail)
+                                          bool local, uint32_t pc, uint32_t warp, uint64_t waiter, sim_cycle now,
+                                          uint64_t *wb_addr, enum cache_fail *fail)
 {
     if (c->alloc == CA_ON_FILL) {
         uint32_t m = cache_mshr_find(c, b);
@@ -420,11 +622,34 @@ static enum cache_result cache_fetch_miss(struct cache *c, uint32_t set, uint64_
         }
         if (!c->m_nfree)
             return cache_refuse(c, CF_MSHR_FULL, fail);
+        if (c->byp && !is_write && cache_ask_bypass(c, set, b, pc, warp, local, now))
+            return cache_bypass_miss(c, b, pc, waiter);
         cache_mshr_alloc(c, b, CACHE_NO_LINE, dirty, pc, waiter);
         cache_count(c, is_write, CACHE_MISS);
         return CACHE_MISS;
     }
-    /* on miss: the tag lookup already showed the block is not pending here */
+    /* on miss: the tag lookup already showed the block is not pending here; a bypassed read
+       of it may be in flight in an MSHR entry of its own (bypass_mshr) */
+    if (c->byp_inflight) {
+        uint32_t m = cache_mshr_find(c, b);
+        if (m != CACHE_NO_LINE) {
+            if (is_write)   /* a write-allocate miss waits until the bypassed read is back */
+                return cache_refuse(c, CF_MSHR_FULL, fail);
+            if (c->m_nw[m] >= c->m_merge)
+                return cache_refuse(c, CF_MERGE_FULL, fail);
+            c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
+            cache_count(c, false, CACHE_HIT_RESERVED);
+            return CACHE_HIT_RESERVED;
+        }
+    }
+    if (c->byp && !is_write) {
+        if (!c->m_nfree)
+            return cache_refuse(c, CF_MSHR_FULL, fail);
+        if (cache_set_all_reserved(c, set))
+            return cache_refuse(c, CF_NO_LINE, fail);
+        if (cache_ask_bypass(c, set, b, pc, warp, local, now))
+            return cache_bypass_miss(c, b, pc, waiter);
+    }
     int w = cache_victim(c, set, pc, b, now);
     if (w == -2)
         return cache_refuse(c, CF_NO_LINE, fail);
@@ -441,12 +666,18 @@ static enum cache_result cache_fetch_miss(struct cache *c, uint32_t set, uint64_
     c->blk[l] = b;
     c->reserved[l] = 1;
     c->line_mshr[l] = cache_mshr_alloc(c, b, (uint32_t)l, dirty, pc, waiter);
-    c->repl->on_fill(c->repl_st, set, way, pc, now);
+    cache_on_fill(c, set, way, pc, now);
     return CACHE_MISS;
 }
 
 enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
                                   uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail)
+{
+    return cache_access_w(c, addr, is_write, local, pc, CACHE_NO_WARP, waiter, now, wb_addr, fail);
+}
+
+enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc, uint32_t warp,
+                                 uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail)
 {
     if (wb_addr)
         *wb_addr = UINT64_MAX;
@@ -461,7 +692,7 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
 
     if (!is_write) {
         if (present) {
-            c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+            cache_on_hit(c, set, (uint32_t)w, pc, now);
             cache_count(c, false, CACHE_HIT);
             return CACHE_HIT;
         }
@@ -470,11 +701,11 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
             if (c->m_nw[m] >= c->m_merge)
                 return cache_refuse(c, CF_MERGE_FULL, fail);
             c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
-            c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+            cache_on_hit(c, set, (uint32_t)w, pc, now);
             cache_count(c, false, CACHE_HIT_RESERVED);
             return CACHE_HIT_RESERVED;
         }
-        return cache_fetch_miss(c, set, b, false, false, pc, waiter, now, wb_addr, fail);
+        return cache_fetch_miss(c, set, b, false, false, local, pc, warp, waiter, now, wb_addr, fail);
     }
 
     bool write_back = c->cfg.wr == CW_WRITE_BACK || (c->cfg.wr == CW_LOCAL_WB_GLOBAL_WT && local);
@@ -482,12 +713,11 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
         /* write-through / write-evict / read-only: the write always goes below */
         if (present) {
             if (c->cfg.wr == CW_WRITE_EVICT) {
-                if (c->repl->on_evict)
-                    c->repl->on_evict(c->repl_st, set, (uint32_t)w, now);
+                cache_on_evict(c, set, (uint32_t)w, now);
                 c->valid[l] = 0;
                 c->dirty[l] = 0;
             } else {
-                c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+                cache_on_hit(c, set, (uint32_t)w, pc, now);
             }
             cache_count(c, true, CACHE_HIT);
             return CACHE_HIT;
@@ -499,7 +729,7 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
     /* write-back */
     if (present) {
         c->dirty[l] = 1;
-        c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+        cache_on_hit(c, set, (uint32_t)w, pc, now);
         cache_count(c, true, CACHE_HIT);
         return CACHE_HIT;
     }
@@ -513,17 +743,19 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
             return cache_refuse(c, CF_MERGE_FULL, fail);
         c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
         c->m_dirty[m] = 1;
-        c->repl->on_hit(c->repl_st, set, (uint32_t)w, pc, now);
+        cache_on_hit(c, set, (uint32_t)w, pc, now);
         cache_count(c, true, CACHE_HIT_RESERVED);
         return CACHE_HIT_RESERVED;
     }
     if (c->cfg.wralloc != CWA_LAZY_FETCH)
-        return cache_fetch_miss(c, set, b, true, true, pc, waiter, now, wb_addr, fail);
+        return cache_fetch_miss(c, set, b, true, true, local, pc, warp, waiter, now, wb_addr, fail);
 
     /* lazy fetch-on-read: the written line is installed at once, without
        fetching; a pending fetch of the same block (on-fill mode) absorbs it. */
     if (c->alloc == CA_ON_FILL && cache_mshr_find(c, b) != CACHE_NO_LINE)
-        return cache_fetch_miss(c, set, b, true, true, pc, waiter, now, wb_addr, fail);
+        return cache_fetch_miss(c, set, b, true, true, local, pc, warp, waiter, now, wb_addr, fail);
+    if (c->byp_inflight && cache_mshr_find(c, b) != CACHE_NO_LINE)
+        return cache_refuse(c, CF_MSHR_FULL, fail);   /* wait for the bypassed read of the block */
     int v = cache_victim(c, set, pc, b, now);
     if (v == -2)
         return cache_refuse(c, CF_NO_LINE, fail);
@@ -537,7 +769,7 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
     c->blk[vl] = b;
     c->valid[vl] = 1;
     c->dirty[vl] = 1;
-    c->repl->on_fill(c->repl_st, set, (uint32_t)v, pc, now);
+    cache_on_fill(c, set, (uint32_t)v, pc, now);
     return CACHE_HIT;
 }
 
@@ -557,8 +789,12 @@ unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *wai
     uint32_t m;
     if (c->alloc == CA_ON_MISS) {
         int w = cache_find(c, set, b);
-        SIM_ASSERT(w >= 0 && c->reserved[(size_t)set * c->assoc + (uint32_t)w]);   /* fill without a miss */
-        m = c->line_mshr[(size_t)set * c->assoc + (uint32_t)w];
+        if (w >= 0 && c->reserved[(size_t)set * c->assoc + (uint32_t)w]) {
+            m = c->line_mshr[(size_t)set * c->assoc + (uint32_t)w];
+        } else {
+            m = c->byp_inflight ? cache_mshr_find(c, b) : CACHE_NO_LINE;
+            SIM_ASSERT(m != CACHE_NO_LINE && c->m_noalloc[m]);   /* fill without a miss */
+        }
     } else {
         m = cache_mshr_find(c, b);
         SIM_ASSERT(m != CACHE_NO_LINE);   /* fill without a miss */
@@ -566,7 +802,15 @@ unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *wai
     SIM_ASSERT(c->m_busy[m] && c->m_blk[m] == b);
     c->st.fills++;
 
-    if (c->m_line[m] != CACHE_NO_LINE) {
+    if (c->m_noalloc[m]) {
+        /* a bypassed read (bypass_mshr): hand the data to the waiters, keep nothing; a write
+           merged into it (allocate-on-fill) goes below */
+        c->m_noalloc[m] = 0;
+        c->byp_inflight--;
+        SIM_ASSERT(!c->m_dirty[m] || wb_addr);
+        if (c->m_dirty[m] && wb_addr)
+            *wb_addr = b;
+    } else if (c->m_line[m] != CACHE_NO_LINE) {
         size_t l = c->m_line[m];
         c->reserved[l] = 0;
         c->valid[l] = 1;
@@ -579,7 +823,7 @@ unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *wai
             c->blk[l] = b;
             c->valid[l] = 1;
             c->dirty[l] = c->m_dirty[m];
-            c->repl->on_fill(c->repl_st, set, (uint32_t)w, c->m_pc[m], now);
+            cache_on_fill(c, set, (uint32_t)w, c->m_pc[m], now);
         } else {
             c->st.bypasses++;   /* REPL_BYPASS (or, on-fill with nothing evictable) */
             SIM_ASSERT(!c->m_dirty[m] || wb_addr);

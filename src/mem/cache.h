@@ -78,6 +78,9 @@ enum cache_fail { CF_NONE = 0, CF_MSHR_FULL, CF_MERGE_FULL, CF_NO_LINE };
 struct cache_stats {
     uint64_t accesses, hits, hit_reserved, misses, res_fail, res_fail_mshr, res_fail_merge, res_fail_line;
     uint64_t reads, writes, read_misses, write_misses, evictions, dirty_evictions, fills, bypasses;
+    /* addition: read misses a bypass policy sent below unallocated (policy/bypass.h; also in
+       misses/read_misses), and replaced lines that saw no hit since their fill */
+    uint64_t bypassed, evicted_never_reused;
 };
 
 struct cache;   /* opaque: allocate with cache_new */
@@ -146,5 +149,36 @@ void cache_set_repl(struct cache *c, const struct repl_ops *ops);
 int cache_set_repl_name(struct cache *c, const char *name, const struct policy_params *pp, char *msg, size_t n);
 /* addition: the registry name of the cache's replacement policy */
 const char *cache_repl_name(const struct cache *c);
+
+/* ---- addition: bypass policies (policy/bypass.h) ----
+   cache_access_ex() with the warp (its slot in the SM) that makes the access,
+   for the bypass policy; CACHE_NO_WARP when none (L2, fetch).  The bypass
+   policy is asked on a read miss that would fetch its block, once the miss
+   could allocate (free MSHR entry; on miss also an evictable way); a bypassed
+   read returns CACHE_MISS_NO_ALLOC (counted in misses and bypassed), takes no
+   MSHR entry and no line: the caller sends the access below and hands the
+   reply to the waiter itself.  Writes keep the write policy. */
+#define CACHE_NO_WARP UINT32_MAX
+enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc, uint32_t warp,
+                                 uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail);
+/* Select the bypass policy by registry name (NULL or "": "none") with the
+   dotted parameters "bypass.<name>.<param>" of pp (NULL: defaults).  Setup
+   time only (the policy's state is reset).  Returns 0, or -1 with a message
+   (unknown name listing the valid ones, bad parameter). */
+int cache_set_bypass_name(struct cache *c, const char *name, const struct policy_params *pp, char *msg, size_t n);
+const char *cache_bypass_name(const struct cache *c);
+/* Whether a bypassed read takes an MSHR entry (default false: none, CACHE_MISS_NO_ALLOC).
+   true: it takes an entry of its own with no line and returns CACHE_MISS (the caller fetches
+   the block as for any miss); later reads of the block merge into it; its fill hands the data
+   to the waiters and allocates nothing.  Setup time only. */
+void cache_set_bypass_mshr(struct cache *c, bool on);
+struct bypass_pc_info;
+/* The policy's per-PC state (Ctrl-C's AGG, insertion ratio); -1 when the
+   policy has none (none, or no pc_info hook). */
+int cache_bypass_pc_info(const struct cache *c, uint32_t pc, struct bypass_pc_info *out);
+/* Bypassed misses per PC, in PC order: up to max (PC, count) pairs; the
+   first 64 distinct PCs are counted one by one, later ones only in *other
+   (may be NULL).  Returns the number of pairs written. */
+unsigned cache_bypass_pcs(const struct cache *c, uint32_t *pcs, uint64_t *counts, unsigned max, uint64_t *other);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/bypass.h"
 #include "policy/cta_sched.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
@@ -40,6 +41,11 @@ static int lookup(const char *kind, size_t kl, const char *pol, size_t pl, struc
         if (!o)
             return -2;
         *out = (struct pol_ref){"repl", o->name, o->doc, o->params, o->nparams};
+    } else if (strcmp(k, "bypass") == 0) {
+        const struct bypass_ops *o = bypass_find(p);
+        if (!o)
+            return -2;
+        *out = (struct pol_ref){"bypass", o->name, o->doc, o->params, o->nparams};
     } else {
         return -1;
     }
@@ -71,12 +77,14 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
         struct pol_ref r;
         int rc = lookup(e->name, (size_t)(d1 - e->name), d1 + 1, (size_t)(d2 - d1 - 1), &r);
         if (rc == -1)
-            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched, repl)%s%s", "", "");
+            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched, repl, bypass)%s%s", "", "");
         if (rc == -2) {
             if (strncmp(e->name, "warp_sched", 10) == 0)
                 warp_sched_names(names, sizeof names);
             else if (strncmp(e->name, "repl.", 5) == 0)
                 repl_names(names, sizeof names);
+            else if (strncmp(e->name, "bypass.", 7) == 0)
+                bypass_names(names, sizeof names);
             else
                 cta_sched_names(names, sizeof names);
             return fail_at(e, err, "-%s: unknown policy (valid: %s)%s", names, "");
@@ -209,13 +217,14 @@ static int check_selected(const struct policy_params *pp, const struct cfg *c, c
 int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_sched, const struct policy_machine *m,
                         FILE *warn, struct cfg_error *err)
 {
-    return policy_params_check_all(c, warp_sched, cta_sched, NULL, 0, m, warn, err);
+    return policy_params_check_all(c, warp_sched, cta_sched, NULL, 0, NULL, 0, m, warn, err);
 }
 
-#define PP_MAX_SEL (2 + 8)
+#define PP_MAX_SEL (2 + 8 + 4)
 
 int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *cta_sched, const char *const *repl,
-                            size_t nrepl, const struct policy_machine *m, FILE *warn, struct cfg_error *err)
+                            size_t nrepl, const char *const *byp, size_t nbyp, const struct policy_machine *m,
+                            FILE *warn, struct cfg_error *err)
 {
     struct policy_params pp;
     pp.arena = arena_new(0);
@@ -229,7 +238,7 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
     /* the selected policies: one warp and one CTA scheduler, the replacement policies in use (once each) */
     struct pol_sel sel[PP_MAX_SEL];
     size_t nsel = 0;
-    int have_w = 0, have_t = 0, have_r = 0;
+    int have_w = 0, have_t = 0, have_r = 0, have_b = 0;
     const struct warp_sched_ops *w = warp_sched_find(warp_sched ? warp_sched : "");
     const struct cta_sched_ops *t = cta_sched_find(cta_sched ? cta_sched : "");
     if (w) {
@@ -259,6 +268,23 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
         sel[nsel++] = (struct pol_sel){"repl", "replacement policy", "-warpsim_l1d_repl / -warpsim_l2_repl", r->name,
                                        r->params, r->nparams, r->state_size(1, 1), NULL};
     }
+    char bnames[256] = "";
+    size_t bused = 0;
+    for (size_t i = 0; byp && i < nbyp && nsel < PP_MAX_SEL; i++) {
+        const struct bypass_ops *b = bypass_find(byp[i] ? byp[i] : "");
+        if (!b)
+            continue;
+        have_b = 1;
+        int seen = 0;
+        for (size_t j = 0; j < nsel; j++)
+            seen |= strcmp(sel[j].kind, "bypass") == 0 && strcmp(sel[j].name, b->name) == 0;
+        if (seen)
+            continue;
+        if (bused < sizeof bnames)
+            bused += (size_t)snprintf(bnames + bused, sizeof bnames - bused, "%s%s", bused ? ", " : "", b->name);
+        sel[nsel++] = (struct pol_sel){"bypass", "bypass policy", "-warpsim_l1d_bypass / -warpsim_l2_bypass", b->name,
+                                       b->params, b->nparams, b->state_size(1, 1), NULL};
+    }
     for (size_t k = 0; rc == 0 && k < nsel; k++)
         rc = check_selected(&pp, c, &sel[k], m, err);
     /* parameters of policies that are not selected: one warning each (the last occurrence); a kind
@@ -272,8 +298,10 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
             continue;
         const char *kind = strncmp(e->name, "warp_sched.", 11) == 0 ? "warp_sched"
                            : strncmp(e->name, "repl.", 5) == 0     ? "repl"
+                           : strncmp(e->name, "bypass.", 7) == 0   ? "bypass"
                                                                    : "cta_sched";
-        if ((kind[0] == 'w' && !have_w) || (kind[0] == 'c' && !have_t) || (kind[0] == 'r' && !have_r))
+        if ((kind[0] == 'w' && !have_w) || (kind[0] == 'c' && !have_t) || (kind[0] == 'r' && !have_r) ||
+            (kind[0] == 'b' && !have_b))
             continue;
         size_t kl = strlen(kind);
         const char *pol = e->name + kl + 1;
@@ -294,7 +322,11 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
             snprintf(where, sizeof where, "%s:%u:%u", e->file, e->line, e->col);
         else
             snprintf(where, sizeof where, "%s", e->file ? e->file : "command line");
-        if (kind[0] == 'r')
+        if (kind[0] == 'b')
+            fprintf(warn, "%s: warning: -%s: a parameter of bypass policy '%.*s', which no cache uses (the "
+                          "caches use %s; select it with %s): ignored\n",
+                    where, e->name, (int)pl, pol, bnames, first->opt);
+        else if (kind[0] == 'r')
             fprintf(warn, "%s: warning: -%s: a parameter of replacement policy '%.*s', which no cache uses (the "
                           "caches use %s; select it with %s): ignored\n",
                     where, e->name, (int)pl, pol, rnames, first->opt);
@@ -362,6 +394,9 @@ int policy_list_names(FILE *f, const char *kind)
     else if (strcmp(kind, "repl") == 0)
         for (size_t i = 0; repl_at(i); i++)
             fprintf(f, "%s\n", repl_at(i)->name);
+    else if (strcmp(kind, "bypass") == 0)
+        for (size_t i = 0; bypass_at(i); i++)
+            fprintf(f, "%s\n", bypass_at(i)->name);
     else
         return -1;
     return 0;
@@ -389,6 +424,12 @@ void policy_list(FILE *f)
     for (size_t i = 0; repl_at(i); i++) {
         const struct repl_ops *o = repl_at(i);
         list_one(f, "repl", o->name, o->doc, o->params, o->nparams);
+    }
+    fprintf(f, "\ncache bypass policies (-warpsim_l1d_bypass NAME or --l1-bypass NAME, -warpsim_l2_bypass NAME or "
+               "--l2-bypass NAME;\n  default: none):\n");
+    for (size_t i = 0; bypass_at(i); i++) {
+        const struct bypass_ops *o = bypass_at(i);
+        list_one(f, "bypass", o->name, o->doc, o->params, o->nparams);
     }
     fprintf(f, "\nParameters are set as -KIND.POLICY.PARAM VALUE in a config file or --set KIND.POLICY.PARAM=VALUE.\n");
 }

@@ -3,7 +3,7 @@
  * cfg_opt table over its state struct (ops->params); users set them as dotted
  * options `-<kind>.<policy>.<param> value` in a config file or
  * `--set <kind>.<policy>.<param>=value`, e.g. `cta_sched.dyncta.t_idle 16` or
- * `repl.brrip.long_prob_log2 5` (kinds: warp_sched, cta_sched, repl).
+ * `repl.brrip.long_prob_log2 5` (kinds: warp_sched, cta_sched, repl, bypass).
  * The same table gives defaults, bounds, `warpsim list --policies` and the
  * effective config written beside results.
  */
@@ -57,9 +57,11 @@ int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_s
    ("repl.<name>.<param>") are parsed against their tables, and parameters of
    a replacement policy no cache uses are a warning.  policy_params_check is
    this with no replacement list (repl.* entries are then only checked to name
-   registered policies and parameters). */
+   registered policies and parameters).  byp[0..nbyp-1]: the bypass policies
+   in use, likewise for "bypass.<name>.<param>". */
 int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *cta_sched, const char *const *repl,
-                            size_t nrepl, const struct policy_machine *m, FILE *warn, struct cfg_error *err);
+                            size_t nrepl, const char *const *byp, size_t nbyp, const struct policy_machine *m,
+                            FILE *warn, struct cfg_error *err);
 
 /* Write the parameters of one policy (current values in state) as dotted options. */
 void policy_params_write(FILE *f, const char *kind, const char *policy, const struct cfg_opt *opts, size_t nopts,
@@ -68,7 +70,7 @@ void policy_params_write(FILE *f, const char *kind, const char *policy, const st
 /* Every registered policy with its documentation and parameters. */
 void policy_list(FILE *f);
 /* addition: the registered names of one kind ("warp_sched", "cta_sched",
-   "repl"), one a line, in registry order; -1 for an unknown kind. */
+   "repl", "bypass"), one a line, in registry order; -1 for an unknown kind. */
 int policy_list_names(FILE *f, const char *kind);
 
 #endif

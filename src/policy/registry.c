@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "policy/cta_sched.h"
+#include "policy/bypass.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
 
@@ -15,25 +16,41 @@
 #define X_warp_sched_WS(name) &warp_sched_##name##_ops,
 #define X_cta_sched_WS(name)
 #define X_repl_WS(name)
+#define X_bypass_WS(name)
 static const struct warp_sched_ops *const warp_sched_table[] = {
 #include "policy/registry.def"
 };
 #undef X_warp_sched_WS
 #undef X_cta_sched_WS
 #undef X_repl_WS
+#undef X_bypass_WS
 #define X_warp_sched_WS(name)
 #define X_cta_sched_WS(name) &cta_sched_##name##_ops,
 #define X_repl_WS(name)
+#define X_bypass_WS(name)
 static const struct cta_sched_ops *const cta_sched_table[] = {
 #include "policy/registry.def"
 };
 #undef X_warp_sched_WS
 #undef X_cta_sched_WS
 #undef X_repl_WS
+#undef X_bypass_WS
 #define X_warp_sched_WS(name)
 #define X_cta_sched_WS(name)
 #define X_repl_WS(name) &repl_##name##_ops,
+#define X_bypass_WS(name)
 static const struct repl_ops *const repl_table[] = {
+#include "policy/registry.def"
+};
+#undef X_warp_sched_WS
+#undef X_cta_sched_WS
+#undef X_repl_WS
+#undef X_bypass_WS
+#define X_warp_sched_WS(name)
+#define X_cta_sched_WS(name)
+#define X_repl_WS(name)
+#define X_bypass_WS(name) &bypass_##name##_ops,
+static const struct bypass_ops *const bypass_table[] = {
 #include "policy/registry.def"
 };
 #undef X
@@ -64,3 +81,4 @@ static const struct repl_ops *const repl_table[] = {
 FIND(warp_sched)
 FIND(cta_sched)
 FIND(repl)
+FIND(bypass)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "policy/bypass.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
 
@@ -267,6 +268,20 @@ int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err)
             }
         }
     }
+    /* bypass parameters likewise (the L1Ds and the L2 slices) */
+    for (unsigned i = 0; i < g->n_sms + g->n_parts; i++) {
+        struct cache *ca = i < g->n_sms ? sm_cache(g->sm[i], 0) : partition_l2(g->part[i - g->n_sms]);
+        const struct bypass_ops *bo = ca ? bypass_find(cache_bypass_name(ca)) : NULL;
+        if (!bo || !bo->nparams)
+            continue;
+        char msg[sizeof err->msg];
+        if (cache_set_bypass_name(ca, bo->name, &g->pparams, msg, sizeof msg) != 0) {
+            memset(err, 0, sizeof *err);
+            snprintf(err->file, sizeof err->file, "%s", "command line");
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -297,6 +312,12 @@ void gpu_write_policy_params(const struct gpu *g, FILE *f)
             seen |= repl_find(g->cfg.repl_name[j]) == r;
         if (r && !seen)
             write_params(g, f, "repl", r->name, r->params, r->nparams, r->state_size(1, 1));
+    }
+    /* every bypass policy in use, once */
+    for (unsigned i = 0; i < 2; i++) {
+        const struct bypass_ops *b = bypass_find(g->cfg.bypass_name[i]);
+        if (b && !(i == 1 && bypass_find(g->cfg.bypass_name[0]) == b))
+            write_params(g, f, "bypass", b->name, b->params, b->nparams, b->state_size(1, 1));
     }
 }
 

@@ -14,6 +14,7 @@
 #include "mem/addr_map.h"
 #include "mem/cache.h"
 #include "mem/dram.h"
+#include "policy/bypass.h"
 #include "policy/repl.h"
 
 #define GC_MAX_THREADS 2048u   /* threads per SM: 64 warps, the SM's warp masks are one 64-bit word */
@@ -86,6 +87,12 @@ const struct cfg_opt gpu_config_opts[] = {
       "L1D replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl1 letter"),
     O("warpsim_l2_repl", CFG_STRING, l2_repl, "", 0, 0,
       "L2 replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl2 letter"),
+    O("warpsim_l1d_bypass", CFG_STRING, l1d_bypass, "none", 0, 0,
+      "L1D bypass policy by name (warpsim list --policies): none, all, pcbased, ctrlc, ..."),
+    O("warpsim_l2_bypass", CFG_STRING, l2_bypass, "none", 0, 0, "L2 bypass policy by name (warpsim list --policies)"),
+    O("warpsim_bypass_mshr", CFG_UINT, bypass_mshr, "0", 0, 1,
+      "1: a bypassed read takes an MSHR entry (merged, no line at its fill); 0: none, it goes below as is "
+      "(GPGPU-Sim -gpgpu_gmem_skip_L1D)"),
     O("gpgpu_l2_rop_latency", CFG_UINT, l2_rop_latency, "100", 0, 100000, "L2 hit pipeline (L2 cycles)"),
     O("dram_latency", CFG_UINT, dram_latency, "250", 0, 100000, "fixed DRAM return path (DRAM cycles)"),
     O("warpsim_l2_queue", CFG_UINT, l2_queue, "16", 1, 4096,
@@ -397,6 +404,26 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
                            repl_opts[i].opt, v, names);
         }
         g->repl_name[repl_opts[i].cache] = ro->name;
+    }
+    /* bypass: by registry name, L1D and L2 only ("" = none) */
+    static const struct {
+        const char *opt;
+        size_t off;
+        unsigned which;
+    } byp_opts[] = {
+        {"warpsim_l1d_bypass", offsetof(struct gpu_config, l1d_bypass), 0},
+        {"warpsim_l2_bypass", offsetof(struct gpu_config, l2_bypass), 1},
+    };
+    for (size_t i = 0; i < sizeof byp_opts / sizeof byp_opts[0]; i++) {
+        const char *v = *(const char *const *)(const void *)((const char *)g + byp_opts[i].off);
+        const struct bypass_ops *bo = bypass_find(v && v[0] ? v : "none");
+        if (!bo) {
+            char names[256];
+            bypass_names(names, sizeof names);
+            return gc_fail(c, err, byp_opts[i].opt, NULL, "-%s: unknown bypass policy '%s' (valid: %s)",
+                           byp_opts[i].opt, v, names);
+        }
+        g->bypass_name[byp_opts[i].which] = bo->name;
     }
     for (size_t i = 0; i < 4; i++)
         if (cc[i].line_size > cc[4].line_size)

@@ -43,6 +43,8 @@ enum gsum {
     GS_CTAS_DONE, GS_WARPS_DONE,
     GS_L1D_ACC, GS_L1D_MISS, GS_L1D_HITRES, GS_L1D_RESFAIL,
     GS_L2_ACC, GS_L2_MISS, GS_L2_HITRES, GS_L2_RESFAIL,
+    /* bypass and reuse (mem/cache.h cache_stats.bypassed, evictions, evicted_never_reused) */
+    GS_L1D_BYP, GS_L1D_EVICT, GS_L1D_EVICT0, GS_L2_BYP, GS_L2_EVICT, GS_L2_EVICT0,
     GS_P_REQS, GS_P_REPLIES, GS_P_STALL_MC, GS_P_STALL_NET, GS_P_L2_RES_FAIL,
     GS_IREQ_PKTS, GS_IREQ_FLITS, GS_IREQ_LAT, GS_IREQ_STALL,
     GS_IREP_PKTS, GS_IREP_FLITS, GS_IREP_LAT, GS_IREP_STALL,
@@ -146,6 +148,11 @@ struct gpu {
     char *ts_path, *warps_path;
     FILE *ts, *warps;
     int ts_header_done, warps_header_done;
+    /* time series with a bypass policy: the L1D PCs followed (GPU_TS_BYP_PCS columns, given to PCs
+       in the order their first bypassed request shows in a sample) */
+#define GPU_TS_BYP_PCS 8
+    uint32_t ts_byp_pc[GPU_TS_BYP_PCS];
+    unsigned ts_byp_n;
     uint64_t sample_prev_cycle;        /* global core cycle of the last sample boundary */
     bool progress;
     double progress_next;              /* host time of the next progress line */

@@ -22,6 +22,8 @@
  */
 #include "gpu_int.h"
 
+#include "policy/bypass.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,10 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L1D_MISS] += miss;
         v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
         v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
+        const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], 0));
+        v[GS_L1D_BYP] += l1->bypassed;
+        v[GS_L1D_EVICT] += l1->evictions;
+        v[GS_L1D_EVICT0] += l1->evicted_never_reused;
         pc[PC_CYCLES] = m->cycles;
         pc[PC_NACT] = m->n_act;
         pc[PC_NINACT] = m->n_inact;
@@ -78,6 +84,9 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L2_MISS] += cs->misses;
         v[GS_L2_HITRES] += cs->hit_reserved;
         v[GS_L2_RESFAIL] += cs->res_fail;
+        v[GS_L2_BYP] += cs->bypassed;
+        v[GS_L2_EVICT] += cs->evictions;
+        v[GS_L2_EVICT0] += cs->evicted_never_reused;
         const struct partition_stats *ps = partition_get_stats(g->part[p]);
         v[GS_P_REQS] += ps->requests;
         v[GS_P_REPLIES] += ps->replies;
@@ -114,6 +123,100 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
+/* A bypass policy other than none on the L1D or the L2. */
+static int gpu_bypass_in_use(const struct gpu *g)
+{
+    for (unsigned i = 0; i < 2; i++)
+        if (g->cfg.bypass_name[i] && strcmp(g->cfg.bypass_name[i], "none") != 0)
+            return 1;
+    return 0;
+}
+
+/* Bypassed requests per PC summed over the L1Ds, in PC order (at most cap PCs); *other: the
+   requests of PCs the caches did not count one by one. */
+#define GPU_BYP_PCS_PER_CACHE 64
+static unsigned byp_gather(const struct gpu *g, uint32_t *pcs, uint64_t *cnt, size_t cap, uint64_t *other)
+{
+    uint32_t tmp_pc[GPU_BYP_PCS_PER_CACHE];
+    uint64_t tmp_n[GPU_BYP_PCS_PER_CACHE];
+    unsigned n = 0;
+    *other = 0;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        uint64_t o = 0;
+        unsigned k = cache_bypass_pcs(sm_cache(g->sm[i], 0), tmp_pc, tmp_n, GPU_BYP_PCS_PER_CACHE, &o);
+        *other += o;
+        for (unsigned j = 0; j < k; j++) {
+            unsigned at = 0;
+            while (at < n && pcs[at] < tmp_pc[j])
+                at++;
+            if (at == n || pcs[at] != tmp_pc[j]) {   /* insert, keeping PC order */
+                if (n == cap) {
+                    *other += tmp_n[j];
+                    continue;
+                }
+                memmove(pcs + at + 1, pcs + at, (n - at) * sizeof *pcs);
+                memmove(cnt + at + 1, cnt + at, (n - at) * sizeof *cnt);
+                pcs[at] = tmp_pc[j];
+                cnt[at] = 0;
+                n++;
+            }
+            cnt[at] += tmp_n[j];
+        }
+    }
+    return n;
+}
+
+/* The L1D bypass policy's state of one PC averaged over the SMs: AGG (-1: none) and insertion ratio. */
+static void byp_pc_state(const struct gpu *g, uint32_t pc, double *agg, double *ins)
+{
+    unsigned got = 0;
+    *agg = 0;
+    *ins = 0;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        struct bypass_pc_info pi;
+        if (cache_bypass_pc_info(sm_cache(g->sm[i], 0), pc, &pi) == 0) {
+            *agg += pi.level;
+            *ins += pi.insert_ratio;
+            got++;
+        }
+    }
+    *agg = got ? *agg / got : -1;
+    *ins = got ? *ins / got : 0;
+}
+
+/* Time-series columns of the bypass policy: the followed PCs (free slots go to PCs with bypassed
+   requests, in PC order, as they appear), then per slot PC, mean AGG and insertion ratio. */
+static void ts_bypass(struct gpu *g, int header)
+{
+    if (header) {
+        fputs(",l1d_bypassed_total", g->ts);
+        for (unsigned k = 0; k < GPU_TS_BYP_PCS; k++)
+            fprintf(g->ts, ",l1d_byp_pc%u,l1d_agg_pc%u,l1d_insert_ratio_pc%u", k, k, k);
+        return;
+    }
+    uint32_t pcs[GPU_BYP_PCS_PER_CACHE];
+    uint64_t cnt[GPU_BYP_PCS_PER_CACHE], other = 0, tot = 0;
+    unsigned n = byp_gather(g, pcs, cnt, GPU_BYP_PCS_PER_CACHE, &other);
+    for (unsigned j = 0; j < n; j++) {
+        tot += cnt[j];
+        int have = 0;
+        for (unsigned k = 0; k < g->ts_byp_n; k++)
+            have |= g->ts_byp_pc[k] == pcs[j];
+        if (!have && g->ts_byp_n < GPU_TS_BYP_PCS)
+            g->ts_byp_pc[g->ts_byp_n++] = pcs[j];
+    }
+    fprintf(g->ts, ",%" PRIu64, tot + other);
+    for (unsigned k = 0; k < GPU_TS_BYP_PCS; k++) {
+        if (k >= g->ts_byp_n) {
+            fputs(",,,", g->ts);
+            continue;
+        }
+        double agg, ins;
+        byp_pc_state(g, g->ts_byp_pc[k], &agg, &ins);
+        fprintf(g->ts, ",%u,%.4g,%.4g", g->ts_byp_pc[k], agg, ins);
+    }
+}
+
 /* ---- time series ----------------------------------------------------------------------- */
 
 void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
@@ -130,6 +233,8 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
             fprintf(g->ts, ",sm%u_%s", i, wo->sample_name ? wo->sample_name : "policy");
         for (unsigned i = 0; i < g->n_sms; i++)   /* CTA limit n and paused CTAs (docs/policies.md) */
             fprintf(g->ts, ",sm%u_n,sm%u_paused", i, i);
+        if (gpu_bypass_in_use(g))   /* only then: the default columns stay as they were */
+            ts_bypass(g, 1);
         fputc('\n', g->ts);
         g->ts_header_done = 1;
     }
@@ -158,6 +263,8 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
         const struct gpu_cta_sm *c = g->grid && g->cta_sm ? &g->cta_sm[i] : NULL;
         fprintf(g->ts, ",%u,%u", c ? c->limit : 0, c ? c->paused : 0);
     }
+    if (gpu_bypass_in_use(g))
+        ts_bypass(g, 0);
     fputc('\n', g->ts);
     memcpy(prev, now, sizeof(uint64_t) * g->nsum);
     g->sample_prev_cycle = boundary;
@@ -303,6 +410,22 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_u64(e, "L2_total_cache_reservation_fails", d[GS_L2_RESFAIL]);
     em_dbl(e, "L1D_MPKI_warp", 1000.0 * ratio(d[GS_L1D_MISS], s->warp_insns));
     em_dbl(e, "L2_MPKI_warp", 1000.0 * ratio(d[GS_L2_MISS], s->warp_insns));
+    /* bypass and reuse: always in JSON; in the text report only with a bypass policy (the
+       default text report stays as it was) */
+    if (e->json || gpu_bypass_in_use(g)) {
+        em_str(e, "L1D_bypass_policy", c->bypass_name[0] ? c->bypass_name[0] : "none");
+        em_u64(e, "L1D_bypassed_requests", d[GS_L1D_BYP]);
+        em_u64(e, "L1D_evicted_lines", d[GS_L1D_EVICT]);
+        em_u64(e, "L1D_evicted_never_reused", d[GS_L1D_EVICT0]);
+        em_dbl(e, "L1D_zero_reuse_fraction", ratio(d[GS_L1D_EVICT0], d[GS_L1D_EVICT]));
+        em_str(e, "L2_bypass_policy", c->bypass_name[1] ? c->bypass_name[1] : "none");
+        em_u64(e, "L2_bypassed_requests", d[GS_L2_BYP]);
+        em_u64(e, "L2_evicted_lines", d[GS_L2_EVICT]);
+        em_u64(e, "L2_evicted_never_reused", d[GS_L2_EVICT0]);
+        em_dbl(e, "L2_zero_reuse_fraction", ratio(d[GS_L2_EVICT0], d[GS_L2_EVICT]));
+        em_u64(e, "L1_to_L2_bytes", d[GS_IREQ_FLITS] * c->icnt_flit_size);
+        em_u64(e, "L2_to_L1_bytes", d[GS_IREP_FLITS] * c->icnt_flit_size);
+    }
 
     em_u64(e, "icnt_req_packets", d[GS_IREQ_PKTS]);
     em_dbl(e, "icnt_req_avg_latency_icnt_cycles", ratio(d[GS_IREQ_LAT], d[GS_IREQ_PKTS]));
@@ -387,6 +510,52 @@ static void section_host(struct emit *e, const struct section *s)
     em_dbl(e, "gpgpu_simulation_rate_cycles_per_sec", (double)s->cycles / t);
 }
 
+/* Bypassed requests per PC over the L1Ds (whole run: the caches' counters are
+   not per kernel), with the policy's per-PC state averaged over the SMs:
+   AGG (Ctrl-C) and insertion ratio.  JSON: every PC counted, in PC order;
+   text: the 8 PCs with the most bypassed requests. */
+static void bypass_by_pc(const struct gpu *g, struct emit *e)
+{
+    size_t cap = (size_t)g->n_sms * GPU_BYP_PCS_PER_CACHE + 1;
+    uint32_t *pcs = calloc(cap, sizeof *pcs);
+    uint64_t *cnt = calloc(cap, sizeof *cnt), *ord = calloc(cap, sizeof *ord);
+    double *agg = calloc(2 * cap, sizeof *agg);
+    unsigned n = 0;
+    uint64_t other = 0;
+    if (!pcs || !cnt || !ord || !agg)
+        goto out;
+    n = byp_gather(g, pcs, cnt, cap, &other);
+    double *ins = agg + cap;
+    for (unsigned j = 0; j < n; j++)
+        byp_pc_state(g, pcs[j], &agg[j], &ins[j]);
+    if (e->json) {
+        for (unsigned j = 0; j < n; j++)
+            ord[j] = pcs[j];
+        em_arr_u64(e, "L1D_bypass_pcs", ord, n, 1);
+        em_arr_u64(e, "L1D_bypassed_by_pc", cnt, n, 1);
+        em_arr_dbl(e, "L1D_bypass_agg_by_pc", agg, n);
+        em_arr_dbl(e, "L1D_insert_ratio_by_pc", ins, n);
+        em_u64(e, "L1D_bypassed_other_pcs", other);
+    } else {
+        /* top 8 by count (ties: lower PC first) */
+        unsigned top = n < 8 ? n : 8;
+        for (unsigned t = 0; t < top; t++) {
+            unsigned best = UINT32_MAX;
+            for (unsigned j = 0; j < n; j++)
+                if (cnt[j] != UINT64_MAX && (best == UINT32_MAX || cnt[j] > cnt[best]))
+                    best = j;
+            fprintf(e->f, "L1D_bypassed_by_pc[%u] = pc %u: %" PRIu64 " requests, AGG %.2f, insert_ratio %.4f\n", t,
+                    pcs[best], cnt[best], agg[best], ins[best]);
+            cnt[best] = UINT64_MAX;
+        }
+    }
+out:
+    free(pcs);
+    free(cnt);
+    free(ord);
+    free(agg);
+}
+
 static void make_sections(const struct gpu *g, unsigned k, struct section *s, uint64_t *tot_d)
 {
     /* running totals up to kernel k (inclusive) */
@@ -468,6 +637,8 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
     section_body(g, e, &s);
     em_u64(e, "engine_idle_skips", g->skips);
     em_u64(e, "engine_skipped_core_cycles", g->skipped_core_cycles);
+    if (e->json || gpu_bypass_in_use(g))
+        bypass_by_pc(g, e);
     section_host(e, &s);
     if (e->json)
         em_close(e, '}');

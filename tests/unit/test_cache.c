@@ -646,9 +646,11 @@ TEST(cache_stats_counts_and_names)
     struct stats st;
     stats_init(&st, a);
     cache_reg_stats(c, &st, "sm3.l1d");
-    CHECK_EQ_INT(st.n, 16);
+    CHECK_EQ_INT(st.n, 18);
     CHECK_EQ_STR(st.e[0].name, "sm3.l1d.accesses");
     CHECK_EQ_STR(st.e[15].name, "sm3.l1d.bypasses");
+    CHECK_EQ_STR(st.e[16].name, "sm3.l1d.bypassed");
+    CHECK_EQ_STR(st.e[17].name, "sm3.l1d.evicted_never_reused");
     uint64_t wb, w[2];
     rd(c, 0x000, 1);                                     /* read miss */
     rd(c, 0x000, 2);                                     /* merge full: fail */
@@ -676,6 +678,8 @@ TEST(cache_stats_counts_and_names)
     CHECK_EQ_U64(s->dirty_evictions, 1);
     CHECK_EQ_U64(s->fills, 3);
     CHECK_EQ_U64(s->bypasses, 0);
+    CHECK_EQ_U64(s->bypassed, 0);
+    CHECK_EQ_U64(s->evicted_never_reused, 0);   /* 0x000 was hit before it left */
     CHECK_EQ_U64(stats_sum(&st, "sm3", ".l1d.misses"), 4);
     CHECK_EQ_U64(stats_sum(&st, "sm3", ".l1d.res_fail_merge"), 1);
     arena_free(a);
