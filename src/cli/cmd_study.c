@@ -3,7 +3,8 @@
  * the sweep machinery (study_sweep.c), and what the recipes share: tables
  * printed as text and written as CSV, means, policy availability, time-series
  * and per-warp file readers.  The recipes: study_dyncta.c, study_las.c,
- * study_caws.c; docs/studies.md describes them and what they measured.
+ * study_caws.c, study_l1size.c, study_ctrlc.c; docs/studies.md describes them
+ * and what they measured.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "policy/bypass.h"
 #include "policy/cta_sched.h"
+#include "policy/repl.h"
 #include "policy/warp_sched.h"
 #include "study.h"
 
@@ -181,6 +184,23 @@ void st_policy_check(const struct st_opts *o, const char *kind, const char *name
             return;
         }
         params = ops->params, nparams = ops->nparams;
+    } else if (strcmp(kind, "bypass") == 0) {
+        const struct bypass_ops *ops = bypass_find(name);
+        if (!ops) {
+            bypass_names(names, sizeof names);
+            snprintf(why, n, "bypass policy '%s' is not registered in this build (registered: %s)", name, names);
+            return;
+        }
+        params = ops->params, nparams = ops->nparams;
+    } else if (strcmp(kind, "repl") == 0) {
+        const struct repl_ops *ops = repl_find(name);
+        if (!ops) {
+            repl_names(names, sizeof names);
+            snprintf(why, n, "replacement policy '%s' is not registered in this build (registered: %s)", name,
+                     names);
+            return;
+        }
+        params = NULL, nparams = 0;
     } else {
         const struct cta_sched_ops *ops = cta_sched_find(name);
         if (!ops) {
@@ -585,7 +605,11 @@ static void study_usage(FILE *f)
           "           row-major / column-major / no inter-CTA locality\n"
           "  caws     000 (Lee) Fig. 3.5, Table 3.3: LRR, GTO, two-level, CAWS-blk/SM/avg (oracle from\n"
           "           the LRR run), gCAWS: IPC and per-warp execution-time spread, BFS first\n"
-          "  all      the three, one after the other\n"
+          "  l1-size  000 (Lee) Fig. 5.1, Table 5.3: speedup of a 32 KB and a 64 KB L1D and of no L1D\n"
+          "           (loads bypass it) over the 16 KB GTX480 L1D; cache-sensitive when 64 KB > 1.2x\n"
+          "  ctrlc    000 (Lee) Fig. 5.7-5.10: PC-based bypassing, Ctrl-C, SRRIP, SHiP and a 32 KB L1D on\n"
+          "           the cache-sensitive workloads: speedup, L1D MPKI, L1-to-L2 traffic, zero-reuse lines\n"
+          "  all      the five, one after the other\n"
           "Each prints its tables and how close the result is to the seed's, and writes CSV files and\n"
           "the printed report into DIR (default results/study-NAME/; the runs under DIR/runs/).\n"
           "Runs are cached like `warpsim sweep`'s: running a study again only runs what is missing.\n"
@@ -683,10 +707,13 @@ int cmd_study(int argc, char **argv)
         {"dyncta", study_dyncta},
         {"las", study_las},
         {"caws", study_caws},
+        {"l1-size", study_l1size},
+        {"ctrlc", study_ctrlc},
     };
     const size_t nstudies = sizeof studies / sizeof studies[0];
     if (!which) {
-        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws or all; see warpsim study --help)\n");
+        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc or all; see warpsim study "
+                        "--help)\n");
         return EXIT_USAGE;
     }
     int all = strcmp(which, "all") == 0;
@@ -694,11 +721,12 @@ int cmd_study(int argc, char **argv)
     while (k < nstudies && strcmp(studies[k].name, which) != 0)
         k++;
     if (!all && k == nstudies) {
-        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws or all)\n", which);
+        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc or all)\n", which);
         return EXIT_USAGE;
     }
     if (all && o.emit_format) {
-        fprintf(stderr, "warpsim study: --emit writes one study's jobs; name the study (dyncta, las or caws)\n");
+        fprintf(stderr, "warpsim study: --emit writes one study's jobs; name the study (dyncta, las, caws, "
+                        "l1-size or ctrlc)\n");
         return EXIT_USAGE;
     }
     if (all && out) {

@@ -219,5 +219,19 @@ int cmd_study(int argc, char **argv);
 int study_dyncta(const struct st_opts *o);
 int study_las(const struct st_opts *o);
 int study_caws(const struct st_opts *o);
+int study_l1size(const struct st_opts *o);
+int study_ctrlc(const struct st_opts *o);
+
+/* Shared by the two cache studies (study_l1size.c). */
+/* "--set gpgpu_cache:dl1" value of a kb KB L1D: the GTX480's 32:128:4 string
+   with the number of sets scaled (kb / 16 * 32 sets, 4 ways, 128 B lines). */
+const char *l1s_dl1(int kb);
+/* Comma list of every application workload of this build (no
+   microbenchmarks), in registry order. */
+void l1s_all_apps(char *buf, size_t n);
+/* The seed's (000 Table 5.3) abbreviation of a workload ("" when 000 has no
+   such application) and its class there: 1 cache-sensitive, 0 not, -1 not
+   legible in the seed text (docs/studies.md). */
+const char *l1s_seed(const char *wl, int *seed_class);
 
 #endif

@@ -184,4 +184,46 @@ grep -q "^vecadd  *Type-.  *4  " "$tmp/out" && ok \
 grep -q "DYNCTA's average n lands near opt" "$tmp/out" && ok || bad "dyncta compares with the seed"
 [ -s sd/dyncta_ipc.csv ] && [ -s sd/dyncta_metrics.csv ] && [ -s sd/dyncta.txt ] && ok || bad "dyncta files"
 
+# ---- the cache studies of 000 ch. 5 at tiny size: l1-size, then ctrlc on a fixed list ----
+"$W" study --help | grep -q "^  l1-size " && "$W" study --help | grep -q "^  ctrlc " && ok \
+    || bad "study --help lists l1-size and ctrlc"
+expect_rc 0 "study l1-size" "$W" study l1-size --workloads kmeans,wc,binopt --size tiny -j 2 -o s1
+grep -q "^L1D size sensitivity (Fig. 5.1, Table 5.3)" "$tmp/out" && ok || bad "l1-size prints its table"
+want="workload,seed,cycles 16KB,cycles 32KB,cycles 64KB,cycles off,32KB,64KB,off,class,seed class,verdict"
+[ "$(head -1 s1/l1-size.csv)" = "$want" ] && ok || bad "l1-size CSV header: $(head -1 s1/l1-size.csv)"
+[ "$(grep -c . s1/l1-size.csv)" -eq 5 ] && ok || bad "l1-size CSV: 3 workloads and GMEAN"
+[ "$(grep -c . s1/runs.csv)" -eq 13 ] && ok || bad "l1-size: 3 workloads x 4 L1D configurations"
+grep -q "^binopt  *BO  *[0-9]*  *[0-9]*  *[0-9]*  *[0-9]*  *1.00  *1.00  *[0-9.]*  *NS  *NS  *agrees$" "$tmp/out" \
+    && ok || bad "l1-size row: $(grep '^binopt' "$tmp/out")"
+[ -s s1/runs/binopt_tiny_c-gtx480_warpsim_l1d_bypass=all.json ] && ok || bad "l1-size: the L1D-off run"
+grep -q "^\[agrees    \] binopt (seed BO) is not cache-sensitive" "$tmp/out" && ok || bad "l1-size compares classes"
+grep -q "^\[.*\] kmeans (seed KMN) runs faster with the L1D off" "$tmp/out" && ok || bad "l1-size: the L1D-off check"
+grep -q "^agreement with the seed: [0-9] of 4 comparisons agree" "$tmp/out" && ok || bad "l1-size agreement summary"
+[ -s s1/l1-size.txt ] && ok || bad "l1-size report file"
+expect_rc 0 "study ctrlc" "$W" study ctrlc --workloads kmeans,wc --size tiny -j 2 -o s2
+for t in "Speedup over the 16 KB L1D (Fig. 5.7)" \
+    "L1D MPKI (warp instructions), normalised to the 16 KB L1D (Fig. 5.8)" \
+    "L1-to-L2 traffic (L1_to_L2_bytes), normalised to the 16 KB L1D (Fig. 5.9)" \
+    "Zero-reuse fraction of the evicted L1D lines (Fig. 5.10)"; do
+    grep -qF "$t" "$tmp/out" && ok || bad "ctrlc prints: $t"
+done
+head -1 s2/ctrlc_speedup.csv | grep -q "^workload,cycles 16KB,64KB,PC-based,Ctrl-C,SRRIP,SHiP,32KB$" && ok \
+    || bad "ctrlc speedup CSV header: $(head -1 s2/ctrlc_speedup.csv)"
+head -1 s2/ctrlc_zero_reuse.csv | grep -q "^workload,16KB,PC-based,Ctrl-C,SRRIP,SHiP,32KB$" && ok \
+    || bad "ctrlc zero-reuse CSV header: $(head -1 s2/ctrlc_zero_reuse.csv)"
+[ -s s2/ctrlc_mpki.csv ] && [ -s s2/ctrlc_traffic.csv ] && [ -s s2/ctrlc.txt ] && ok || bad "ctrlc files"
+[ "$(grep -c . s2/runs.csv)" -eq 13 ] && ok || bad "ctrlc: 2 workloads x 6 configurations"
+grep -q "^wc  *[0-9]*  *-  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
+    || bad "ctrlc speedup row: $(grep '^wc' "$tmp/out" | head -1)"
+grep -q "Ctrl-C cuts the fraction of zero-reuse lines" "$tmp/out" && grep -q "Ctrl-C outperforms PC-based" "$tmp/out" \
+    && ok || bad "ctrlc compares with the seed"
+grep -q "^agreement with the seed: [0-9] of 7 comparisons agree" "$tmp/out" && ok || bad "ctrlc agreement summary"
+# two phases written as jobs (the baseline first), then collected from the cache
+expect_rc 0 "study ctrlc emit (phase 1)" "$W" study ctrlc --workloads kmeans --size tiny -o s3 --emit parallel xj.txt
+[ "$(wc -l <xj.txt)" -eq 1 ] && ! grep -q -- "--set" xj.txt && ok || bad "ctrlc phase 1: the baseline: $(cat xj.txt)"
+bash xj.txt || bad "ctrlc phase 1 jobs"
+expect_rc 0 "study ctrlc emit (phase 2)" "$W" study ctrlc --workloads kmeans --size tiny -o s3 --emit parallel xj.txt
+[ "$(wc -l <xj.txt)" -eq 5 ] && grep -q "warpsim_l1d_bypass=ctrlc" xj.txt && grep -q "warpsim_l1d_repl=ship" xj.txt \
+    && ok || bad "ctrlc phase 2: 5 runs: $(cat xj.txt)"
+
 finish
