@@ -300,6 +300,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->cycled = false;   /* no catch-up across kernels: each kernel's counters start at its first tick */
     s->next_evt = SIM_NEVER;
     s->next_age = 0;
+    s->cpl_next_sample = 0;
 
     const struct ptx_module *mod = grid->mod;
     s->nfuncs = mod->nfuncs;
@@ -460,6 +461,8 @@ void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
     c->linear = cta_linear;
     c->launch = now;
     c->warps_left = c->cta.nwarps;
+    c->slow_end = 0;
+    c->slow_samples = c->slow_hits = 0;
     s->resident++;
     unsigned slot = 0;
     for (uint32_t wi = 0; wi < c->cta.nwarps; wi++) {
@@ -561,6 +564,11 @@ void sm_warp_free_slot(struct sm *s, unsigned slot)
         memcpy(r.stall, w->stall, sizeof r.stall);
         s->done_fn(s->done_user, &r);
     }
+    if (w->exit_at >= c->slow_end) {   /* the slowest warp so far (all of a CTA start together) */
+        c->slow_end = w->exit_at;
+        c->slow_samples = w->cpl_samples;
+        c->slow_hits = w->cpl_slow;
+    }
     s->m.warps_done++;
     w->state = SMW_FREE;
     w->pw = NULL;
@@ -577,6 +585,8 @@ void sm_warp_free_slot(struct sm *s, unsigned slot)
         s->resident--;
         s->m.ctas_done++;
         s->grid->ctas_done++;
+        s->m.cpl_samples += c->slow_samples;
+        s->m.cpl_slow += c->slow_hits;
     }
 }
 

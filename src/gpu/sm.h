@@ -69,6 +69,10 @@ struct sm_metrics {
     /* additions: lat_rt histogram, -warpsim_lat_hist_bucket cycles per bucket,
        the last bucket open-ended */
     uint64_t lat_rt_hist[SM_LAT_HIST_BUCKETS];
+    /* addition: CPL prediction accuracy (000 sec. 4.3.3; schedulers with is_critical): over
+       completed CTAs, the periodic samples of each CTA's slowest warp (the last to exit) and
+       those in which the scheduler called it critical */
+    uint64_t cpl_samples, cpl_slow;
 };
 
 /* One finished warp (the per-warp file; CAWS reads it as its oracle). */

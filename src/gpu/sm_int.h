@@ -68,6 +68,8 @@ struct sm_warp {
     /* identity */
     uint64_t age;
     sim_cycle start, exit_at;           /* exit_at: when the executor finished it */
+    uint64_t cpl_samples, cpl_slow;     /* CPL accuracy (000 sec. 4.3.3): samples, and those the scheduler
+                                           called it critical (warp_sched_ops.is_critical) */
     uint64_t insns;
 };
 
@@ -77,6 +79,9 @@ struct sm_cta_slot {
     uint32_t warps_left;                /* warps not yet freed */
     uint64_t linear;
     sim_cycle launch;
+    /* CPL accuracy: the warp of the CTA that exited last so far (the slowest) and its samples */
+    sim_cycle slow_end;
+    uint64_t slow_samples, slow_hits;
 };
 
 struct sm_sched {
@@ -164,6 +169,7 @@ struct sm {
     uint32_t nloads, free_load, load_seq;
     uint64_t local_per_warp;            /* bytes of the interleaved local region per warp slot */
     uint64_t next_age;
+    sim_cycle cpl_next_sample;          /* next CPL accuracy sample (sm_issue_cycle) */
 
     struct sm_cta_slot *cta;            /* [max_cta_per_core] */
     struct sm_warp *warp;               /* [max_warps] */

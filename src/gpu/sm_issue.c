@@ -533,8 +533,26 @@ static bool sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, str
     return false;
 }
 
+/* CPL prediction accuracy (000 sec. 4.3.3): every SM_CPL_SAMPLE_PERIOD core cycles (at the first
+   ticked cycle after, when idle stretches are skipped) ask the scheduler whether each live warp is
+   critical ("slow"); sm_warp_free_slot keeps the samples of each CTA's slowest warp. */
+#define SM_CPL_SAMPLE_PERIOD 128
+static void sm_cpl_sample(struct sm *s, sim_cycle now)
+{
+    s->cpl_next_sample = now + SM_CPL_SAMPLE_PERIOD;
+    for (uint64_t m = s->live; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        const struct sm_sched *sc = &s->sched[slot % s->n_sched];
+        struct sm_warp *w = &s->warp[slot];
+        w->cpl_samples++;
+        w->cpl_slow += sc->st && s->ops->is_critical(sc->st, slot) ? 1u : 0u;
+    }
+}
+
 void sm_issue_cycle(struct sm *s, sim_cycle now)
 {
+    if (s->ops->is_critical && s->live && now >= s->cpl_next_sample)
+        sm_cpl_sample(s, now);
     struct sm_cycle_count cnt = {0, 0, 0};
     s->woken = false;
     bool issued = false;

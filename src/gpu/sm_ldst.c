@@ -298,6 +298,16 @@ static uint32_t sm_read_size(const struct sm *s, const struct sm_blk *b, unsigne
     return (n ? n : 1) * 32u;
 }
 
+/* Whether the warp scheduler predicts the warp in `slot` critical (CAWA: for the L1D's
+   replacement policy, which gets it with the access; warp_sched_ops.is_critical). */
+static bool sm_warp_critical(const struct sm *s, unsigned slot)
+{
+    if (!s->ops || !s->ops->is_critical || slot >= s->max_warps)
+        return false;
+    const struct sm_sched *sc = &s->sched[slot % s->n_sched];
+    return sc->st && s->ops->is_critical(sc->st, slot);
+}
+
 /* A read through one of the SM's caches (L1D, const, texture). */
 static bool sm_cached_read(struct sm *s, struct sm_ldst_op *op, struct cache *c, unsigned source, unsigned hit_lat,
                            unsigned line, sim_cycle now)
@@ -306,7 +316,9 @@ static bool sm_cached_read(struct sm *s, struct sm_ldst_op *op, struct cache *c,
     uint64_t token = op->load != SM_NONE ? SM_TOK_LOAD | op->load : 0;
     uint64_t wb = UINT64_MAX;
     enum cache_fail why = CF_NONE;
-    enum cache_result res = cache_access_w(c, b->addr, false, op->local, op->pc, op->slot, token, now, &wb, &why);
+    bool crit = c == s->l1d && sm_warp_critical(s, op->slot);
+    enum cache_result res =
+        cache_access_wc(c, b->addr, false, op->local, op->pc, op->slot, crit, token, now, &wb, &why);
     struct sm_load *ld = op->load != SM_NONE ? &s->loads[op->load] : NULL;
     switch (res) {
     case CACHE_HIT:
@@ -343,7 +355,9 @@ static bool sm_l1d_write(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
     bool write_back = cc->wr == CW_WRITE_BACK || (cc->wr == CW_LOCAL_WB_GLOBAL_WT && op->local);
     uint64_t wb = UINT64_MAX;
     enum cache_fail why = CF_NONE;
-    enum cache_result res = cache_access_ex(s->l1d, b->addr, true, op->local, op->pc, 0, now, &wb, &why);
+    /* the warp and its criticality go to the replacement policy (bypass policies see only reads) */
+    enum cache_result res = cache_access_wc(s->l1d, b->addr, true, op->local, op->pc, op->slot,
+                                            sm_warp_critical(s, op->slot), 0, now, &wb, &why);
     if (res == CACHE_RESERVATION_FAIL)
         return false;
     bool send_write = !write_back || res == CACHE_MISS_NO_ALLOC;

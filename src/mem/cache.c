@@ -373,8 +373,9 @@ struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const c
         c->m_free[i] = c->m_n - 1 - i;
     c->m_nfree = c->m_n;
 
-    /* the cache string's letter (L = lru, F = fifo) until the owner names another */
-    char msg[256];
+    /* the cache string's letter (L = lru, F = fifo) until the owner names another
+       (room for the longest message cache_set_repl_name can write, so -O3 sees no truncation) */
+    char msg[512];
     int rc = cache_set_repl_name(c, NULL, NULL, msg, sizeof msg);
     SIM_ASSERT(rc == 0);
     return c;
@@ -404,6 +405,12 @@ static const struct {
     CS(bypasses, "misses or fills the replacement policy did not allocate"),
     CS(bypassed, "read misses the bypass policy sent below without allocating"),
     CS(evicted_never_reused, "valid lines replaced that saw no hit after their fill"),
+    CS(crit_accesses, "reads by warps predicted critical (CAWA)"),
+    CS(crit_hits, "reads by critical warps that hit"),
+    CS(crit_part_hits, "reads by critical warps that hit a way of the critical partition (CACP)"),
+    CS(nc_accesses, "reads by warps not predicted critical"),
+    CS(nc_hits, "reads by non-critical warps that hit"),
+    CS(nc_part_hits, "reads by non-critical warps that hit a way of the non-critical partition (CACP)"),
 #undef CS
 };
 
@@ -676,14 +683,42 @@ enum cache_result cache_access_ex(struct cache *c, uint64_t addr, bool is_write,
     return cache_access_w(c, addr, is_write, local, pc, CACHE_NO_WARP, waiter, now, wb_addr, fail);
 }
 
+/* An accepted read by warp `warp` (hit_way: the way it hit, -1 for a miss or a merge). */
+static void cache_count_warp(struct cache *c, uint32_t warp, bool critical, uint32_t set, int hit_way)
+{
+    if (warp == CACHE_NO_WARP)
+        return;
+    int part = hit_way >= 0 && c->repl->way_critical ? c->repl->way_critical(c->repl_st, set, (uint32_t)hit_way) : -1;
+    if (critical) {
+        c->st.crit_accesses++;
+        c->st.crit_hits += hit_way >= 0;
+        c->st.crit_part_hits += part == 1;
+    } else {
+        c->st.nc_accesses++;
+        c->st.nc_hits += hit_way >= 0;
+        c->st.nc_part_hits += part == 0;
+    }
+}
+
 enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc, uint32_t warp,
                                  uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail)
+{
+    return cache_access_wc(c, addr, is_write, local, pc, warp, false, waiter, now, wb_addr, fail);
+}
+
+enum cache_result cache_access_wc(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
+                                  uint32_t warp, bool critical, uint64_t waiter, sim_cycle now, uint64_t *wb_addr,
+                                  enum cache_fail *fail)
 {
     if (wb_addr)
         *wb_addr = UINT64_MAX;
     if (fail)
         *fail = CF_NONE;
     uint64_t b = addr & c->line_mask;
+    if (c->repl->on_access) {
+        struct repl_access a = {.addr = b, .pc = pc, .warp = warp, .critical = critical, .is_write = is_write};
+        c->repl->on_access(c->repl_st, &a);
+    }
     uint32_t set = cache_set_index(c, b);
     int w = cache_find(c, set, b);
     size_t l = w >= 0 ? (size_t)set * c->assoc + (uint32_t)w : 0;
@@ -694,6 +729,7 @@ enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, 
         if (present) {
             cache_on_hit(c, set, (uint32_t)w, pc, now);
             cache_count(c, false, CACHE_HIT);
+            cache_count_warp(c, warp, critical, set, w);
             return CACHE_HIT;
         }
         if (pending) {
@@ -703,9 +739,13 @@ enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, 
             c->m_w[(size_t)m * c->m_merge + c->m_nw[m]++] = waiter;
             cache_on_hit(c, set, (uint32_t)w, pc, now);
             cache_count(c, false, CACHE_HIT_RESERVED);
+            cache_count_warp(c, warp, critical, set, -1);
             return CACHE_HIT_RESERVED;
         }
-        return cache_fetch_miss(c, set, b, false, false, local, pc, warp, waiter, now, wb_addr, fail);
+        enum cache_result r = cache_fetch_miss(c, set, b, false, false, local, pc, warp, waiter, now, wb_addr, fail);
+        if (r != CACHE_RESERVATION_FAIL)
+            cache_count_warp(c, warp, critical, set, -1);
+        return r;
     }
 
     bool write_back = c->cfg.wr == CW_WRITE_BACK || (c->cfg.wr == CW_LOCAL_WB_GLOBAL_WT && local);

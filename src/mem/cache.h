@@ -81,6 +81,11 @@ struct cache_stats {
     /* addition: read misses a bypass policy sent below unallocated (policy/bypass.h; also in
        misses/read_misses), and replaced lines that saw no hit since their fill */
     uint64_t bypassed, evicted_never_reused;
+    /* addition: accepted reads made by a warp (cache_access_wc), split by the critical flag:
+       accesses, hits (line valid; merges into a pending line are not hits), and hits on a way
+       of the warp's own partition (critical warps: a critical way, others: a non-critical way)
+       when the replacement policy partitions the ways (repl_ops.way_critical, CACP), else 0 */
+    uint64_t crit_accesses, crit_hits, crit_part_hits, nc_accesses, nc_hits, nc_part_hits;
 };
 
 struct cache;   /* opaque: allocate with cache_new */
@@ -161,6 +166,13 @@ const char *cache_repl_name(const struct cache *c);
 #define CACHE_NO_WARP UINT32_MAX
 enum cache_result cache_access_w(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc, uint32_t warp,
                                  uint64_t waiter, sim_cycle now, uint64_t *wb_addr, enum cache_fail *fail);
+/* addition: cache_access_w() with whether the warp scheduler predicts the
+   requesting warp critical (CAWA, policy/warp_sched.h is_critical): handed to
+   the replacement policy in its access record (repl_ops.on_access) and
+   counted in cache_stats.crit_*.  cache_access_w() is critical = false. */
+enum cache_result cache_access_wc(struct cache *c, uint64_t addr, bool is_write, bool local, uint32_t pc,
+                                  uint32_t warp, bool critical, uint64_t waiter, sim_cycle now, uint64_t *wb_addr,
+                                  enum cache_fail *fail);
 /* Select the bypass policy by registry name (NULL or "": "none") with the
    dotted parameters "bypass.<name>.<param>" of pp (NULL: defaults).  Setup
    time only (the policy's state is reset).  Returns 0, or -1 with a message

@@ -44,6 +44,16 @@ struct repl_set_view {
     const uint8_t *reserved;   /* [assoc]: pending fill, may not be evicted */
 };
 
+/* addition: what the cache tells a policy about one access (on_access) */
+struct repl_access {
+    uint64_t addr;             /* the block address (as victim() sees it) */
+    uint32_t pc;
+    uint32_t warp;             /* SM warp slot, CACHE_NO_WARP (mem/cache.h) when none (L2, fetch) */
+    uint8_t critical;          /* the requesting warp is predicted critical */
+    uint8_t is_write;
+    uint8_t pad_[6];
+};
+
 struct repl_ops {
     const char *name;
     const char *doc;
@@ -51,7 +61,9 @@ struct repl_ops {
     size_t (*state_size)(uint32_t nsets, uint32_t assoc);
     void (*init)(void *st, uint32_t nsets, uint32_t assoc);
     /* victim way in the set, or REPL_BYPASS; only among ways with !reserved
-       (invalid ways first); -2 when every way is reserved */
+       (invalid ways first); -2 when every way is reserved (a policy that
+       partitions the ways, way_critical below, looks only at the partition
+       it picks: its invalid ways first, -2 when all of those are reserved) */
     int (*victim)(void *st, const struct repl_set_view *v, uint32_t pc, uint64_t addr, sim_cycle now);
     void (*on_hit)(void *st, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now);
     void (*on_fill)(void *st, uint32_t set, uint32_t way, uint32_t pc, sim_cycle now);   /* line (re)allocated */
@@ -60,6 +72,16 @@ struct repl_ops {
        head of the state block; may be NULL */
     const struct cfg_opt *params;
     size_t nparams;
+    /* addition (may be NULL): the access about to be handled, called by the
+       cache at the start of every cache_access_*() (before victim() and
+       on_hit() of that access; not for cache_fill()), with who makes it:
+       the requesting warp and whether the warp scheduler predicts it
+       critical (policy/warp_sched.h is_critical; CACP, repl/cacp.c).  Every
+       other policy leaves it NULL and ignores the access record. */
+    void (*on_access)(void *st, const struct repl_access *a);
+    /* addition (may be NULL): 1 when `way` of `set` belongs to a critical
+       partition (CACP), else 0; the cache's partition hit counters use it */
+    int (*way_critical)(const void *st, uint32_t set, uint32_t way);
 };
 
 const struct repl_ops *repl_find(const char *name);   /* NULL if unknown */

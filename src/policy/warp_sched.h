@@ -123,6 +123,12 @@ struct warp_sched_ops {
        NULL when they hold, else the name of the parameter to blame with the
        reason in msg (written after "-warp_sched.<name>.<param>: "). */
     const char *(*check)(const void *st, const struct policy_machine *m, char *msg, size_t n);
+    /* addition (may be NULL = never critical): whether the warp in SM slot
+       `slot` (one this scheduler owns) is predicted critical now; the SM's
+       LD/ST unit asks it for every L1D access and hands the answer to the
+       cache (mem/cache.h cache_access_wc) for criticality-aware replacement
+       (CACP, policy/repl/cacp.c).  Must not change the policy's state. */
+    int (*is_critical)(const void *st, unsigned slot);
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);

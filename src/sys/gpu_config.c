@@ -384,6 +384,10 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     /* replacement: a name overrides the cache string's letter; names must be registered */
     for (size_t i = 0; i < GC_NCACHES; i++)
         g->repl_name[i] = cache_config_repl_name(&cc[i]);
+    /* CAWA = CPL + gCAWS + CACP: the cawa warp scheduler brings CACP to the L1D unless
+       -warpsim_l1d_repl names a policy (docs/policies.md) */
+    if (!strcmp(g->scheduler, "cawa") && (!g->l1d_repl || !g->l1d_repl[0]))
+        g->repl_name[GPU_CACHE_L1D] = "cacp";
     static const struct {
         const char *opt;
         size_t off;

@@ -45,6 +45,9 @@ enum gsum {
     GS_L2_ACC, GS_L2_MISS, GS_L2_HITRES, GS_L2_RESFAIL,
     /* bypass and reuse (mem/cache.h cache_stats.bypassed, evictions, evicted_never_reused) */
     GS_L1D_BYP, GS_L1D_EVICT, GS_L1D_EVICT0, GS_L2_BYP, GS_L2_EVICT, GS_L2_EVICT0,
+    /* reads by critical / other warps at the L1D (cache_stats.crit_*, nc_*; CAWA) */
+    GS_L1D_CACC, GS_L1D_CHIT, GS_L1D_CPHIT, GS_L1D_NACC, GS_L1D_NHIT, GS_L1D_NPHIT,
+    GS_CPL_SAMPLES, GS_CPL_SLOW,         /* CPL accuracy (sm_metrics.cpl_samples, cpl_slow) */
     GS_P_REQS, GS_P_REPLIES, GS_P_STALL_MC, GS_P_STALL_NET, GS_P_L2_RES_FAIL,
     GS_IREQ_PKTS, GS_IREQ_FLITS, GS_IREQ_LAT, GS_IREQ_STALL,
     GS_IREP_PKTS, GS_IREP_FLITS, GS_IREP_LAT, GS_IREP_STALL,

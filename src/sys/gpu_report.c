@@ -53,6 +53,8 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_WARP_INSNS] += m->issued_warp_insns;
         v[GS_CTAS_DONE] += m->ctas_done;
         v[GS_WARPS_DONE] += m->warps_done;
+        v[GS_CPL_SAMPLES] += m->cpl_samples;
+        v[GS_CPL_SLOW] += m->cpl_slow;
         v[GS_SCHED] += m->scheduling;
         for (int s = 0; s < STALL_COUNT; s++)
             v[GS_STALL0 + s] += m->stall[s];
@@ -65,6 +67,12 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L1D_BYP] += l1->bypassed;
         v[GS_L1D_EVICT] += l1->evictions;
         v[GS_L1D_EVICT0] += l1->evicted_never_reused;
+        v[GS_L1D_CACC] += l1->crit_accesses;
+        v[GS_L1D_CHIT] += l1->crit_hits;
+        v[GS_L1D_CPHIT] += l1->crit_part_hits;
+        v[GS_L1D_NACC] += l1->nc_accesses;
+        v[GS_L1D_NHIT] += l1->nc_hits;
+        v[GS_L1D_NPHIT] += l1->nc_part_hits;
         pc[PC_CYCLES] = m->cycles;
         pc[PC_NACT] = m->n_act;
         pc[PC_NINACT] = m->n_inact;
@@ -425,6 +433,28 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
         em_dbl(e, "L2_zero_reuse_fraction", ratio(d[GS_L2_EVICT0], d[GS_L2_EVICT]));
         em_u64(e, "L1_to_L2_bytes", d[GS_IREQ_FLITS] * c->icnt_flit_size);
         em_u64(e, "L2_to_L1_bytes", d[GS_IREP_FLITS] * c->icnt_flit_size);
+    }
+
+    /* CAWA (docs/policies.md): L1D reads by warps the scheduler predicts critical and by the
+       others; hits on the warp's own CACP partition.  Always in JSON; in the text report only
+       with CACP at the L1D (the default text report stays as it was) */
+    const char *l1r = c->repl_name[GPU_CACHE_L1D];
+    if (e->json || (l1r && !strcmp(l1r, "cacp"))) {
+        em_str(e, "L1D_repl_policy", l1r ? l1r : "");
+        em_u64(e, "L1D_crit_warp_accesses", d[GS_L1D_CACC]);
+        em_u64(e, "L1D_crit_warp_hits", d[GS_L1D_CHIT]);
+        em_dbl(e, "L1D_crit_warp_hit_rate", ratio(d[GS_L1D_CHIT], d[GS_L1D_CACC]));
+        em_u64(e, "L1D_crit_partition_hits", d[GS_L1D_CPHIT]);
+        em_dbl(e, "L1D_crit_partition_hit_rate", ratio(d[GS_L1D_CPHIT], d[GS_L1D_CACC]));
+        em_u64(e, "L1D_noncrit_warp_accesses", d[GS_L1D_NACC]);
+        em_u64(e, "L1D_noncrit_warp_hits", d[GS_L1D_NHIT]);
+        em_dbl(e, "L1D_noncrit_warp_hit_rate", ratio(d[GS_L1D_NHIT], d[GS_L1D_NACC]));
+        em_u64(e, "L1D_noncrit_partition_hits", d[GS_L1D_NPHIT]);
+        em_dbl(e, "L1D_noncrit_partition_hit_rate", ratio(d[GS_L1D_NPHIT], d[GS_L1D_NACC]));
+        /* 000 sec. 4.3.3: how often each CTA's slowest warp was sampled as critical */
+        em_u64(e, "CPL_slowest_warp_samples", d[GS_CPL_SAMPLES]);
+        em_u64(e, "CPL_slowest_warp_samples_critical", d[GS_CPL_SLOW]);
+        em_dbl(e, "CPL_prediction_accuracy", ratio(d[GS_CPL_SLOW], d[GS_CPL_SAMPLES]));
     }
 
     em_u64(e, "icnt_req_packets", d[GS_IREQ_PKTS]);

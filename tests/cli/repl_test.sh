@@ -28,7 +28,7 @@ expect_err "unknown replacement policy 'nosuch'; valid: lru, fifo, srrip, brrip"
 expect_rc 2 "unknown --l2-repl" "$W" run vecadd --size tiny --l2-repl nosuch
 expect_err "valid: lru, fifo, srrip, brrip" "--l2-repl list"
 expect_rc 2 "unknown -warpsim_l1d_repl" "$W" run vecadd --size tiny --set warpsim_l1d_repl=nosuch
-expect_err "-warpsim_l1d_repl: unknown replacement policy 'nosuch' (valid: lru, fifo, srrip, brrip, ship)" "option list"
+expect_err "-warpsim_l1d_repl: unknown replacement policy 'nosuch' (valid: lru, fifo, srrip, brrip, ship, cacp)" "option list"
 expect_rc 2 "--l1-repl with --functional" "$W" run vecadd --size tiny --functional --l1-repl srrip
 # parameters: bounds, names, unused ones warn
 expect_rc 2 "brrip long_prob_log2 out of bounds" "$W" run vecadd --size tiny --l2-repl brrip \
@@ -37,7 +37,7 @@ expect_err "-repl.brrip.long_prob_log2: expected an integer in [0, 16], got '17'
 expect_rc 2 "unknown repl parameter" "$W" run vecadd --size tiny --set repl.srrip.nope=1
 expect_err "srrip has no such parameter (its parameters: rrpv_bits)" "parameter names"
 expect_rc 2 "unknown repl policy parameter" "$W" run vecadd --size tiny --set repl.nosuch.x=1
-expect_err "unknown policy (valid: lru, fifo, srrip, brrip, ship)" "policy names"
+expect_err "unknown policy (valid: lru, fifo, srrip, brrip, ship, cacp)" "policy names"
 expect_rc 0 "parameter of an unused policy" "$W" run vecadd --size tiny --set repl.srrip.rrpv_bits=3
 expect_err "which no cache uses" "unused policy warning"
 

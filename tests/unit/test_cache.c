@@ -646,11 +646,13 @@ TEST(cache_stats_counts_and_names)
     struct stats st;
     stats_init(&st, a);
     cache_reg_stats(c, &st, "sm3.l1d");
-    CHECK_EQ_INT(st.n, 18);
+    CHECK_EQ_INT(st.n, 24);
     CHECK_EQ_STR(st.e[0].name, "sm3.l1d.accesses");
     CHECK_EQ_STR(st.e[15].name, "sm3.l1d.bypasses");
     CHECK_EQ_STR(st.e[16].name, "sm3.l1d.bypassed");
     CHECK_EQ_STR(st.e[17].name, "sm3.l1d.evicted_never_reused");
+    CHECK_EQ_STR(st.e[18].name, "sm3.l1d.crit_accesses");
+    CHECK_EQ_STR(st.e[23].name, "sm3.l1d.nc_part_hits");
     uint64_t wb, w[2];
     rd(c, 0x000, 1);                                     /* read miss */
     rd(c, 0x000, 2);                                     /* merge full: fail */

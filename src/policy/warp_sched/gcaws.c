@@ -36,6 +36,7 @@ struct gcaws_state {
     int sorted[GCAWS_MAX];     /* valid view indices, most critical first */
     uint64_t age[GCAWS_MAX];   /* per view index: age when valid, UINT64_MAX when not */
     int64_t key[GCAWS_MAX];    /* per view index: the warp's criticality */
+    uint16_t cta[GCAWS_MAX];   /* per view index: the warp's CTA slot (is_critical) */
     int8_t idx_of_slot[CPL_MAX_WARPS];   /* SM slot -> view index, -1 = not ours */
     struct cpl cpl;
 };
@@ -69,6 +70,7 @@ static void gcaws_rebuild(struct gcaws_state *s, const struct warp_view *w, int 
     memset(s->idx_of_slot, -1, sizeof s->idx_of_slot);
     for (int i = 0; i < n; i++) {
         s->age[i] = w[i].valid ? w[i].age : UINT64_MAX;
+        s->cta[i] = w[i].cta_slot;
         (void)cpl_sync(&s->cpl, &w[i]);   /* retire departed warps, start new ones */
         if (w[i].slot < CPL_MAX_WARPS)
             s->idx_of_slot[w[i].slot] = (int8_t)i;
@@ -142,24 +144,54 @@ static double gcaws_sample(const void *st)
     return (double)best / CPL_ONE;
 }
 
+/* CACP's critical warps (policy/repl/cacp.c): the seed (000 sec. 4.2.3) takes them from CPL
+   without saying where the line is drawn; this takes its "slow warp" of sec. 4.3.3: a warp is
+   critical when its CPL criticality is larger than that of more than half of the other warps
+   of its CTA (those this scheduler holds; a warp alone in its CTA is not critical). */
+static int gcaws_is_critical(const void *st, unsigned slot)
+{
+    const struct gcaws_state *s = st;
+    if (slot >= CPL_MAX_WARPS)
+        return 0;
+    int j = s->idx_of_slot[slot];
+    if (j < 0 || j >= s->n || s->age[j] == UINT64_MAX)
+        return 0;
+    int64_t mine = cpl_criticality(&s->cpl, slot);
+    int others = 0, below = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (i == j || s->age[i] == UINT64_MAX || s->cta[i] != s->cta[j])
+            continue;
+        others++;
+        below += s->key[i] < mine;
+    }
+    return others > 0 && 2 * below > others;
+}
+
 static const struct cfg_opt gcaws_params[] = {
     CFG_OPT("greedy", CFG_BOOL, struct gcaws_state, greedy, "1", 0, 1,
             "keep issuing the selected warp while it is ready (seed); 0 = most critical ready warp every cycle"),
 };
 
+#define GCAWS_OPS_BODY                                                                                 \
+    .state_size = sizeof(struct gcaws_state), .params = gcaws_params,                                       \
+    .nparams = sizeof gcaws_params / sizeof gcaws_params[0], .init = gcaws_init, .order = gcaws_order,      \
+    .on_issue = gcaws_on_issue, .on_stall = NULL, .needs_ready = 0, .sample_max = 1, .sample_name = "max_crit", \
+    .sample = gcaws_sample, .is_critical = gcaws_is_critical
+
 const struct warp_sched_ops warp_sched_gcaws_ops = {
     .name = "gcaws",
     .doc = "greedy criticality-aware (CAWA, CPL criticality nInst x CPI + nStall): the last issued warp while "
            "ready, then the most critical (ties: oldest)",
-    .state_size = sizeof(struct gcaws_state),
-    .params = gcaws_params,
-    .nparams = sizeof gcaws_params / sizeof gcaws_params[0],
-    .init = gcaws_init,
-    .order = gcaws_order,
-    .on_issue = gcaws_on_issue,
-    .on_stall = NULL,
-    .needs_ready = 0,
-    .sample_max = 1,
-    .sample_name = "max_crit",
-    .sample = gcaws_sample,
+    GCAWS_OPS_BODY,
 };
+
+/* CAWA = CPL + gCAWS + CACP (seed 000 ch. 4): the same scheduler under its own name; the
+   configuration layer (sys/gpu_config.c) selects the cacp replacement policy for the L1D when
+   -gpgpu_scheduler is cawa and -warpsim_l1d_repl is not set. */
+const struct warp_sched_ops warp_sched_cawa_ops = {
+    .name = "cawa",
+    .doc = "CAWA: gcaws warp scheduling with CACP L1D replacement (-warpsim_l1d_repl cacp unless set); CPL's "
+           "critical warps (above half of their CTA) reach the cache",
+    GCAWS_OPS_BODY,
+};
+#undef GCAWS_OPS_BODY
