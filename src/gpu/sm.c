@@ -671,9 +671,13 @@ bool sm_cycle(struct sm *s, sim_cycle now)
     uint64_t before = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
     s->m.cycles++;
 
-    /* 1. one reply per cycle (the L1 fill port); it may need room for a writeback */
+    /* 1. one reply per cycle (the L1 fill port).  Only an L1D fill that may evict a dirty line
+       waits for room in the outgoing queue (for the writeback): a reply that waited on the
+       request path without need could close the cycle request network -> partition -> reply
+       network -> this SM's full reply queue, a deadlock once bypassed reads (no MSHR) leave
+       the number of outstanding requests unbounded */
     struct mem_req *r = fifo_peek(&s->reply, now);
-    if (r && !fifo_full(&s->out)) {
+    if (r && (!fifo_full(&s->out) || !sm_reply_may_write_back(s, r))) {
         (void)fifo_pop(&s->reply);
         sm_handle_reply(s, r, now);
     }

@@ -258,6 +258,8 @@ void sm_ldst_cycle(struct sm *s, sim_cycle now);
 void sm_ldst_issue(struct sm *s, unsigned slot, const struct warp_inst *wi, const struct ptx_peek *nx,
                    sim_cycle now);
 void sm_handle_reply(struct sm *s, struct mem_req *r, sim_cycle now);
+/* Whether handling reply r may need room in the outgoing queue (an L1D fill that may write back). */
+bool sm_reply_may_write_back(const struct sm *s, const struct mem_req *r);
 int sm_ldst_init(struct sm *s);
 
 #endif

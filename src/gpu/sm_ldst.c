@@ -466,6 +466,12 @@ static void sm_fill(struct sm *s, struct cache *c, const struct mem_req *r, sim_
     sm_send_writeback(s, wb, r->warp, r->pc, now);
 }
 
+bool sm_reply_may_write_back(const struct sm *s, const struct mem_req *r)
+{
+    /* the L1I, constant and texture caches are read-only; uncached replies fill nothing */
+    return r->source == MRS_L1D && cache_fill_may_write_back(s->l1d, r->addr);
+}
+
 void sm_handle_reply(struct sm *s, struct mem_req *r, sim_cycle now)
 {
     struct sm_metrics *m = &s->m;

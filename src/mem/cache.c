@@ -819,6 +819,23 @@ enum cache_result cache_access(struct cache *c, uint64_t addr, bool is_write, ui
     return cache_access_ex(c, addr, is_write, false, pc, waiter, now, wb_addr, fail);
 }
 
+bool cache_fill_may_write_back(const struct cache *c, uint64_t addr)
+{
+    uint64_t b = addr & c->line_mask;
+    uint32_t set = cache_set_index(c, b);
+    if (c->alloc == CA_ON_MISS) {
+        int w = cache_find(c, set, b);
+        if (w >= 0 && c->reserved[(size_t)set * c->assoc + (uint32_t)w])
+            return false;
+    }
+    uint32_t m = cache_mshr_find(c, b);
+    if (m != CACHE_NO_LINE && c->m_noalloc[m])
+        return c->m_dirty[m];
+    if (m != CACHE_NO_LINE && c->m_line[m] != CACHE_NO_LINE)
+        return false;
+    return true;   /* allocate-on-fill chooses its victim now, and it may be dirty */
+}
+
 unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *waiters, unsigned max,
                     uint64_t *wb_addr)
 {

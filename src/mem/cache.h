@@ -111,6 +111,10 @@ enum cache_result cache_access(struct cache *c, uint64_t addr, bool is_write, ui
    configured) the line and release its MSHR entry.  Writes up to `max`
    waiters (in arrival order) into `waiters` and returns how many there were
    (all of them are released, even beyond max).  *wb_addr as above. */
+/* Whether cache_fill(c, addr) may hand back a line to write back (so the fill
+   needs room on the way out).  False when the line was reserved at miss time
+   (allocate-on-miss wrote any victim back then) and for a clean bypassed read. */
+bool cache_fill_may_write_back(const struct cache *c, uint64_t addr);
 unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *waiters, unsigned max,
                     uint64_t *wb_addr);
 

@@ -77,4 +77,11 @@ expect_rc 0 "kmeans from the effective config" "$W" run kmeans --size tiny --con
 sed -n '/"timing": {/,/"host"/p' "$tmp/c.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/c.stats"
 sed -n '/"timing": {/,/"host"/p' "$tmp/d.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/d.stats"
 cmp -s "$tmp/c.stats" "$tmp/d.stats" && [ -s "$tmp/c.stats" ] && ok || bad "effective config does not reproduce the ctrlc run"
+# bypassed reads take no MSHR, so nothing bounds the requests an SM has outstanding: a reply that
+# waited for room in the SM's outgoing queue without needing it closed a cycle through both networks
+# (a one-entry reply queue makes it show at tiny size; it deadlocked bfs at small size by default)
+for w in bfs spmv pagerank; do
+    expect_rc 0 "$w with every read bypassed and a one-entry reply queue" "$W" run $w --size tiny --l1-bypass all \
+        --set warpsim_reply_queue=1 --set warpsim_deadlock_cycles=20000
+done
 finish
