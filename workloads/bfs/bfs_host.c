@@ -51,18 +51,8 @@ static ws_status bfs_device(ws_ctx *ctx, ws_module *mod, struct bfs_state *s, st
     ws_dim3 block = ws_dim(BFS_BLOCK, 1, 1);
 
     /* each level adds at least one node, so n+1 rounds bound any correct run */
-    int32_t more = 1;
-    s->levels = 0;
-    while (more && (size_t)s->levels <= n) {
-        more = 0;
-        WL_TRY(wsMemcpyHtoD(ctx, s->d_more, &more, sizeof more));
-        WL_TRY(wsLaunchKernel(ctx, mod, "bfs_expand", grid, block, 0, expand_args));
-        r->launches++;
-        WL_TRY(wsLaunchKernel(ctx, mod, "bfs_advance", grid, block, 0, advance_args));
-        r->launches++;
-        WL_TRY(wsMemcpyDtoH(ctx, &more, s->d_more, sizeof more));
-        s->levels++;
-    }
+    WL_TRY(wl_rounds_until_done(ctx, mod, s->d_more, "bfs_expand", expand_args,
+                                "bfs_advance", advance_args, grid, block, n, &s->levels, r));
     return wsMemcpyDtoH(ctx, s->cost, s->d_cost, n * sizeof(int32_t));
 }
 

@@ -45,17 +45,8 @@ static ws_status color_device(ws_ctx *ctx, ws_module *mod, struct color_state *s
     WL_TRY(wsLaunchKernel(ctx, mod, "color_init", grid, block, 0, init_args));
     r->launches++;
     /* every round colours at least the uncoloured node of highest priority */
-    int32_t more = 1;
-    s->rounds = 0;
-    while (more && (size_t)s->rounds <= n) {
-        more = 0;
-        WL_TRY(wsMemcpyHtoD(ctx, s->d_more, &more, sizeof more));
-        WL_TRY(wsLaunchKernel(ctx, mod, "color_select", grid, block, 0, select_args));
-        WL_TRY(wsLaunchKernel(ctx, mod, "color_assign", grid, block, 0, assign_args));
-        r->launches += 2;
-        WL_TRY(wsMemcpyDtoH(ctx, &more, s->d_more, sizeof more));
-        s->rounds++;
-    }
+    WL_TRY(wl_rounds_until_done(ctx, mod, s->d_more, "color_select", select_args,
+                                "color_assign", assign_args, grid, block, n, &s->rounds, r));
     return wsMemcpyDtoH(ctx, s->color, s->d_color, n * sizeof(int32_t));
 }
 

@@ -96,6 +96,24 @@ ws_status wl_upload(ws_ctx *ctx, ws_devptr *dst, const void *src, size_t n)
     return wsMemset(ctx, *dst, 0, n);
 }
 
+ws_status wl_rounds_until_done(ws_ctx *ctx, ws_module *mod, ws_devptr d_flag, const char *ka, void **args_a,
+                               const char *kb, void **args_b, ws_dim3 grid, ws_dim3 block, size_t max_rounds,
+                               int32_t *rounds, struct wl_result *r)
+{
+    int32_t more = 1;
+    *rounds = 0;
+    while (more && (size_t)*rounds <= max_rounds) {
+        more = 0;
+        WL_TRY(wsMemcpyHtoD(ctx, d_flag, &more, sizeof more));
+        WL_TRY(wsLaunchKernel(ctx, mod, ka, grid, block, 0, args_a));
+        WL_TRY(wsLaunchKernel(ctx, mod, kb, grid, block, 0, args_b));
+        r->launches += 2;
+        WL_TRY(wsMemcpyDtoH(ctx, &more, d_flag, sizeof more));
+        (*rounds)++;
+    }
+    return WS_SUCCESS;
+}
+
 void *wl_alloc(size_t n)
 {
     void *p = calloc(1, n ? n : 1);

@@ -51,6 +51,16 @@ int wl_check_f64(struct wl_result *r, const char *what, const double *got, const
 /* Allocate n bytes on the device and copy host data there (src may be NULL: zero-fill). */
 ws_status wl_upload(ws_ctx *ctx, ws_devptr *dst, const void *src, size_t n);
 
+/* The level-synchronous loop of the graph workloads: each round clears the
+   device flag d_flag (an int32 the kernels set to 1 while work remains), then
+   launches kernel ka and kernel kb over grid x block; the loop ends after a
+   round that left the flag 0, or after max_rounds + 1 rounds (a correct run
+   needs fewer: each round settles at least one element).  *rounds counts the
+   rounds, r->launches the launches. */
+ws_status wl_rounds_until_done(ws_ctx *ctx, ws_module *mod, ws_devptr d_flag, const char *ka, void **args_a,
+                               const char *kb, void **args_b, ws_dim3 grid, ws_dim3 block, size_t max_rounds,
+                               int32_t *rounds, struct wl_result *r);
+
 /* Checked host allocation: aborts with a message on out-of-memory. */
 void *wl_alloc(size_t n);
 

@@ -44,17 +44,8 @@ static ws_status mis_device(ws_ctx *ctx, ws_module *mod, struct mis_state *s, st
     WL_TRY(wsLaunchKernel(ctx, mod, "mis_init", grid, block, 0, init_args));
     r->launches++;
     /* every round decides at least the undecided node of highest priority */
-    int32_t more = 1;
-    s->rounds = 0;
-    while (more && (size_t)s->rounds <= n) {
-        more = 0;
-        WL_TRY(wsMemcpyHtoD(ctx, s->d_more, &more, sizeof more));
-        WL_TRY(wsLaunchKernel(ctx, mod, "mis_select", grid, block, 0, select_args));
-        WL_TRY(wsLaunchKernel(ctx, mod, "mis_update", grid, block, 0, update_args));
-        r->launches += 2;
-        WL_TRY(wsMemcpyDtoH(ctx, &more, s->d_more, sizeof more));
-        s->rounds++;
-    }
+    WL_TRY(wl_rounds_until_done(ctx, mod, s->d_more, "mis_select", select_args,
+                                "mis_update", update_args, grid, block, n, &s->rounds, r));
     return wsMemcpyDtoH(ctx, s->status, s->d_status, n);
 }
 

@@ -49,17 +49,8 @@ static ws_status sssp_device(ws_ctx *ctx, ws_module *mod, struct sssp_state *s, 
     void *advance_args[] = {&s->d_active, &s->d_updated, &s->d_more, &num_nodes};
     ws_dim3 grid = ws_dim((unsigned)((n + SSSP_BLOCK - 1) / SSSP_BLOCK), 1, 1), block = ws_dim(SSSP_BLOCK, 1, 1);
     /* Bellman-Ford: a correct run needs at most n rounds */
-    int32_t more = 1;
-    s->rounds = 0;
-    while (more && (size_t)s->rounds <= n) {
-        more = 0;
-        WL_TRY(wsMemcpyHtoD(ctx, s->d_more, &more, sizeof more));
-        WL_TRY(wsLaunchKernel(ctx, mod, "sssp_relax", grid, block, 0, relax_args));
-        WL_TRY(wsLaunchKernel(ctx, mod, "sssp_advance", grid, block, 0, advance_args));
-        r->launches += 2;
-        WL_TRY(wsMemcpyDtoH(ctx, &more, s->d_more, sizeof more));
-        s->rounds++;
-    }
+    WL_TRY(wl_rounds_until_done(ctx, mod, s->d_more, "sssp_relax", relax_args,
+                                "sssp_advance", advance_args, grid, block, n, &s->rounds, r));
     return wsMemcpyDtoH(ctx, s->dist, s->d_dist, n * sizeof(int32_t));
 }
 
