@@ -13,8 +13,8 @@
 
 /* ---- construction ------------------------------------------------------------------ */
 
-static struct cache *sm_make_cache(struct arena *a, const char *spec, const char *name, const char *repl,
-                                   unsigned *line)
+static struct cache *sm_make_cache(struct arena *a, const struct gpu_config *g, const char *spec, const char *name,
+                                   unsigned which, unsigned *line)
 {
     struct cache_config cc;
     char msg[256];
@@ -23,9 +23,15 @@ static struct cache *sm_make_cache(struct arena *a, const char *spec, const char
         return NULL;
     *line = cc.line_size;
     struct cache *c = cache_new(a, &cc, name);
-    /* the configured replacement policy by name (gpu_config_load resolved and checked it; NULL: the letter) */
+    /* the configured replacement and bypass policies by name (gpu_config_load resolved and
+       checked them; NULL: the letter / none) */
+    const char *repl = g->repl_name[which], *byp = g->bypass_name[which];
     if (c && repl && cache_set_repl_name(c, repl, NULL, msg, sizeof msg) != 0)
         return NULL;
+    if (c && byp && cache_set_bypass_name(c, byp, NULL, msg, sizeof msg) != 0)
+        return NULL;
+    if (c)
+        cache_set_bypass_mshr(c, g->bypass_mshr != 0);
     return c;
 }
 
@@ -52,15 +58,10 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     unsigned simd = g->simd_width ? g->simd_width : 32;
     s->warp_passes = (32 + simd - 1) / simd;
 
-    s->l1d = sm_make_cache(a, g->cache_dl1, "l1d", g->repl_name[GPU_CACHE_L1D], &s->l1d_line);
-    char bmsg[256];
-    if (s->l1d && g->bypass_name[0] && cache_set_bypass_name(s->l1d, g->bypass_name[0], NULL, bmsg, sizeof bmsg) != 0)
-        s->l1d = NULL;
-    if (s->l1d)
-        cache_set_bypass_mshr(s->l1d, g->bypass_mshr != 0);
-    s->l1i = sm_make_cache(a, g->cache_il1, "l1i", g->repl_name[GPU_CACHE_L1I], &s->l1i_line);
-    s->l1c = sm_make_cache(a, g->cache_const, "l1c", g->repl_name[GPU_CACHE_CONST], &s->const_line);
-    s->l1t = sm_make_cache(a, g->cache_tex, "l1t", g->repl_name[GPU_CACHE_TEX], &s->tex_line);
+    s->l1d = sm_make_cache(a, g, g->cache_dl1, "l1d", GPU_CACHE_L1D, &s->l1d_line);
+    s->l1i = sm_make_cache(a, g, g->cache_il1, "l1i", GPU_CACHE_L1I, &s->l1i_line);
+    s->l1c = sm_make_cache(a, g, g->cache_const, "l1c", GPU_CACHE_CONST, &s->const_line);
+    s->l1t = sm_make_cache(a, g, g->cache_tex, "l1t", GPU_CACHE_TEX, &s->tex_line);
     if (!s->l1d || !s->l1i || !s->l1c || !s->l1t)
         return NULL;
     s->blk_unit = g->coalesce_sector ? g->coalesce_sector : s->l1d_line;

@@ -14,7 +14,7 @@
  * Cache string: "<nsets>:<line>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,
  *                <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[...]"
  *   rep      L = LRU, F = FIFO (the default; any name of the policy/repl registry
- *            overrides it: cache_set_repl_name, -warpsim_l1d_repl / -warpsim_l2_repl)
+ *            overrides it: cache_set_repl_name, -warpsim_{l1d,l1i,l1c,l1t,l2}_repl)
  *   wr       T = write-through, B = write-back, E = write-evict,
  *            L = local write-back / global write-through (Fermi L1D),
  *            R = read-only (I/const/tex caches; a write behaves as write-through)

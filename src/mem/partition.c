@@ -110,7 +110,7 @@ struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g,
     if (!p->l2 || (g->repl_name[GPU_CACHE_L2] &&
                    cache_set_repl_name(p->l2, g->repl_name[GPU_CACHE_L2], NULL, msg, sizeof msg) != 0))
         return NULL;
-    if (g->bypass_name[1] && cache_set_bypass_name(p->l2, g->bypass_name[1], NULL, msg, sizeof msg) != 0)
+    if (g->bypass_name[GPU_CACHE_L2] && cache_set_bypass_name(p->l2, g->bypass_name[GPU_CACHE_L2], NULL, msg, sizeof msg) != 0)
         return NULL;
     cache_set_bypass_mshr(p->l2, g->bypass_mshr != 0);
     unsigned nsub = g->n_sub_partition_per_mchannel ? g->n_sub_partition_per_mchannel : 1;

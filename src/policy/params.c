@@ -265,7 +265,7 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
             continue;
         if (rused < sizeof rnames)
             rused += (size_t)snprintf(rnames + rused, sizeof rnames - rused, "%s%s", rused ? ", " : "", r->name);
-        sel[nsel++] = (struct pol_sel){"repl", "replacement policy", "-warpsim_l1d_repl / -warpsim_l2_repl", r->name,
+        sel[nsel++] = (struct pol_sel){"repl", "replacement policy", "-warpsim_{l1d,l1i,l1c,l1t,l2}_repl", r->name,
                                        r->params, r->nparams, r->state_size(1, 1), NULL};
     }
     char bnames[256] = "";
@@ -282,7 +282,7 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
             continue;
         if (bused < sizeof bnames)
             bused += (size_t)snprintf(bnames + bused, sizeof bnames - bused, "%s%s", bused ? ", " : "", b->name);
-        sel[nsel++] = (struct pol_sel){"bypass", "bypass policy", "-warpsim_l1d_bypass / -warpsim_l2_bypass", b->name,
+        sel[nsel++] = (struct pol_sel){"bypass", "bypass policy", "-warpsim_{l1d,l1i,l1c,l1t,l2}_bypass", b->name,
                                        b->params, b->nparams, b->state_size(1, 1), NULL};
     }
     for (size_t k = 0; rc == 0 && k < nsel; k++)

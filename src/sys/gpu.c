@@ -251,35 +251,22 @@ int gpu_set_policy_params(struct gpu *g, struct cfg *c, struct cfg_error *err)
         return -1;
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_set_policy_params(g->sm[i], &g->pparams);
-    /* replacement parameters: re-create the policy state of every cache whose policy has any
-       (setup time: nothing has been accessed yet) */
+    /* replacement and bypass parameters: re-create the policy state of every cache (the SMs'
+       four, GPU_CACHE_L1D..TEX, and the L2 slices) whose policy has any (setup time: nothing
+       has been accessed yet) */
     for (unsigned i = 0; i < g->n_sms + g->n_parts; i++) {
         for (unsigned k = 0; k < (i < g->n_sms ? 4u : 1u); k++) {
             struct cache *ca = i < g->n_sms ? sm_cache(g->sm[i], k) : partition_l2(g->part[i - g->n_sms]);
             const struct repl_ops *ro = ca ? repl_find(cache_repl_name(ca)) : NULL;
-            if (!ro || !ro->nparams)
-                continue;
+            const struct bypass_ops *bo = ca ? bypass_find(cache_bypass_name(ca)) : NULL;
             char msg[sizeof err->msg];
-            if (cache_set_repl_name(ca, ro->name, &g->pparams, msg, sizeof msg) != 0) {
+            if ((ro && ro->nparams && cache_set_repl_name(ca, ro->name, &g->pparams, msg, sizeof msg) != 0) ||
+                (bo && bo->nparams && cache_set_bypass_name(ca, bo->name, &g->pparams, msg, sizeof msg) != 0)) {
                 memset(err, 0, sizeof *err);
                 snprintf(err->file, sizeof err->file, "%s", "command line");
                 snprintf(err->msg, sizeof err->msg, "%s", msg);
                 return -1;
             }
-        }
-    }
-    /* bypass parameters likewise (the L1Ds and the L2 slices) */
-    for (unsigned i = 0; i < g->n_sms + g->n_parts; i++) {
-        struct cache *ca = i < g->n_sms ? sm_cache(g->sm[i], 0) : partition_l2(g->part[i - g->n_sms]);
-        const struct bypass_ops *bo = ca ? bypass_find(cache_bypass_name(ca)) : NULL;
-        if (!bo || !bo->nparams)
-            continue;
-        char msg[sizeof err->msg];
-        if (cache_set_bypass_name(ca, bo->name, &g->pparams, msg, sizeof msg) != 0) {
-            memset(err, 0, sizeof *err);
-            snprintf(err->file, sizeof err->file, "%s", "command line");
-            snprintf(err->msg, sizeof err->msg, "%s", msg);
-            return -1;
         }
     }
     return 0;
@@ -314,9 +301,12 @@ void gpu_write_policy_params(const struct gpu *g, FILE *f)
             write_params(g, f, "repl", r->name, r->params, r->nparams, r->state_size(1, 1));
     }
     /* every bypass policy in use, once */
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < GPU_NCACHES; i++) {
         const struct bypass_ops *b = bypass_find(g->cfg.bypass_name[i]);
-        if (b && !(i == 1 && bypass_find(g->cfg.bypass_name[0]) == b))
+        int seen = 0;
+        for (unsigned j = 0; j < i && b; j++)
+            seen |= bypass_find(g->cfg.bypass_name[j]) == b;
+        if (b && !seen)
             write_params(g, f, "bypass", b->name, b->params, b->nparams, b->state_size(1, 1));
     }
 }

@@ -85,10 +85,22 @@ const struct cfg_opt gpu_config_opts[] = {
       "L2 slice (one per sub-partition)"),
     O("warpsim_l1d_repl", CFG_STRING, l1d_repl, "", 0, 0,
       "L1D replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl1 letter"),
+    O("warpsim_l1i_repl", CFG_STRING, l1i_repl, "", 0, 0,
+      "L1I replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:il1 letter"),
+    O("warpsim_l1c_repl", CFG_STRING, l1c_repl, "", 0, 0,
+      "constant-cache replacement policy by name (warpsim list --policies); \"\": the -gpgpu_const_cache:l1 letter"),
+    O("warpsim_l1t_repl", CFG_STRING, l1t_repl, "", 0, 0,
+      "texture-cache replacement policy by name (warpsim list --policies); \"\": the -gpgpu_tex_cache:l1 letter"),
     O("warpsim_l2_repl", CFG_STRING, l2_repl, "", 0, 0,
       "L2 replacement policy by name (warpsim list --policies); \"\": the -gpgpu_cache:dl2 letter"),
     O("warpsim_l1d_bypass", CFG_STRING, l1d_bypass, "none", 0, 0,
       "L1D bypass policy by name (warpsim list --policies): none, all, pcbased, ctrlc, ..."),
+    O("warpsim_l1i_bypass", CFG_STRING, l1i_bypass, "none", 0, 0,
+      "L1I bypass policy by name (warpsim list --policies): a bypassed fetch miss is not allocated"),
+    O("warpsim_l1c_bypass", CFG_STRING, l1c_bypass, "none", 0, 0,
+      "constant-cache bypass policy by name (warpsim list --policies)"),
+    O("warpsim_l1t_bypass", CFG_STRING, l1t_bypass, "none", 0, 0,
+      "texture-cache bypass policy by name (warpsim list --policies)"),
     O("warpsim_l2_bypass", CFG_STRING, l2_bypass, "none", 0, 0, "L2 bypass policy by name (warpsim list --policies)"),
     O("warpsim_bypass_mshr", CFG_UINT, bypass_mshr, "0", 0, 1,
       "1: a bypassed read takes an MSHR entry (merged, no line at its fill); 0: none, it goes below as is "
@@ -229,15 +241,23 @@ static int gc_parse_clocks(const char *s, sim_ps out[4])
 struct gc_cache_opt {
     const char *name;
     size_t off;                  /* of the const char * field */
+    /* the cache's replacement and bypass policy options (in GPU_CACHE_* order) */
+    const char *repl_opt, *byp_opt;
+    size_t repl_off, byp_off;
 };
 
+#define GC_CACHE(str, field, c)                                                                                 \
+    {str, offsetof(struct gpu_config, field), "warpsim_" #c "_repl", "warpsim_" #c "_bypass",                     \
+     offsetof(struct gpu_config, c##_repl), offsetof(struct gpu_config, c##_bypass)}
 static const struct gc_cache_opt gc_caches[] = {
-    {"gpgpu_cache:dl1", offsetof(struct gpu_config, cache_dl1)},
-    {"gpgpu_cache:il1", offsetof(struct gpu_config, cache_il1)},
-    {"gpgpu_const_cache:l1", offsetof(struct gpu_config, cache_const)},
-    {"gpgpu_tex_cache:l1", offsetof(struct gpu_config, cache_tex)},
-    {"gpgpu_cache:dl2", offsetof(struct gpu_config, cache_dl2)},
+    GC_CACHE("gpgpu_cache:dl1", cache_dl1, l1d),       /* GPU_CACHE_L1D */
+    GC_CACHE("gpgpu_cache:il1", cache_il1, l1i),       /* GPU_CACHE_L1I */
+    GC_CACHE("gpgpu_const_cache:l1", cache_const, l1c), /* GPU_CACHE_CONST */
+    GC_CACHE("gpgpu_tex_cache:l1", cache_tex, l1t),    /* GPU_CACHE_TEX */
+    GC_CACHE("gpgpu_cache:dl2", cache_dl2, l2),        /* GPU_CACHE_L2 */
 };
+#undef GC_CACHE
+_Static_assert(sizeof gc_caches / sizeof gc_caches[0] == GPU_NCACHES, "gc_caches follows GPU_CACHE_*");
 #define GC_NCACHES (sizeof gc_caches / sizeof gc_caches[0])
 
 /* ------------------------------------------------------------------------ */
@@ -381,53 +401,35 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
             return gc_fail(c, err, caches[i].name, NULL, "-%s: %s (at character %u of '%s')", caches[i].name, msg,
                            col, s);
     }
-    /* replacement: a name overrides the cache string's letter; names must be registered */
-    for (size_t i = 0; i < GC_NCACHES; i++)
+    /* replacement and bypass, one table for every cache (gc_caches, GPU_CACHE_* order): a
+       replacement name overrides the cache string's letter ("" = the letter); a bypass name ""
+       is none; names must be registered */
+    for (size_t i = 0; i < GC_NCACHES; i++) {
         g->repl_name[i] = cache_config_repl_name(&cc[i]);
-    /* CAWA = CPL + gCAWS + CACP: the cawa warp scheduler brings CACP to the L1D unless
-       -warpsim_l1d_repl names a policy (docs/policies.md) */
-    if (!strcmp(g->scheduler, "cawa") && (!g->l1d_repl || !g->l1d_repl[0]))
-        g->repl_name[GPU_CACHE_L1D] = "cacp";
-    static const struct {
-        const char *opt;
-        size_t off;
-        unsigned cache;
-    } repl_opts[] = {
-        {"warpsim_l1d_repl", offsetof(struct gpu_config, l1d_repl), GPU_CACHE_L1D},
-        {"warpsim_l2_repl", offsetof(struct gpu_config, l2_repl), GPU_CACHE_L2},
-    };
-    for (size_t i = 0; i < sizeof repl_opts / sizeof repl_opts[0]; i++) {
-        const char *v = *(const char *const *)(const void *)((const char *)g + repl_opts[i].off);
-        if (!v || !v[0])
-            continue;
-        const struct repl_ops *ro = repl_find(v);
-        if (!ro) {
-            char names[256];
-            repl_names(names, sizeof names);
-            return gc_fail(c, err, repl_opts[i].opt, NULL, "-%s: unknown replacement policy '%s' (valid: %s)",
-                           repl_opts[i].opt, v, names);
+        const char *v = *(const char *const *)(const void *)((const char *)g + caches[i].repl_off);
+        if (v && v[0]) {
+            const struct repl_ops *ro = repl_find(v);
+            if (!ro) {
+                char names[256];
+                repl_names(names, sizeof names);
+                return gc_fail(c, err, caches[i].repl_opt, NULL, "-%s: unknown replacement policy '%s' (valid: %s)",
+                               caches[i].repl_opt, v, names);
+            }
+            g->repl_name[i] = ro->name;
+        } else if (i == GPU_CACHE_L1D && !strcmp(g->scheduler, "cawa")) {
+            /* CAWA = CPL + gCAWS + CACP: the cawa warp scheduler brings CACP to the L1D unless
+               -warpsim_l1d_repl names a policy (docs/policies.md) */
+            g->repl_name[i] = "cacp";
         }
-        g->repl_name[repl_opts[i].cache] = ro->name;
-    }
-    /* bypass: by registry name, L1D and L2 only ("" = none) */
-    static const struct {
-        const char *opt;
-        size_t off;
-        unsigned which;
-    } byp_opts[] = {
-        {"warpsim_l1d_bypass", offsetof(struct gpu_config, l1d_bypass), 0},
-        {"warpsim_l2_bypass", offsetof(struct gpu_config, l2_bypass), 1},
-    };
-    for (size_t i = 0; i < sizeof byp_opts / sizeof byp_opts[0]; i++) {
-        const char *v = *(const char *const *)(const void *)((const char *)g + byp_opts[i].off);
+        v = *(const char *const *)(const void *)((const char *)g + caches[i].byp_off);
         const struct bypass_ops *bo = bypass_find(v && v[0] ? v : "none");
         if (!bo) {
             char names[256];
             bypass_names(names, sizeof names);
-            return gc_fail(c, err, byp_opts[i].opt, NULL, "-%s: unknown bypass policy '%s' (valid: %s)",
-                           byp_opts[i].opt, v, names);
+            return gc_fail(c, err, caches[i].byp_opt, NULL, "-%s: unknown bypass policy '%s' (valid: %s)",
+                           caches[i].byp_opt, v, names);
         }
-        g->bypass_name[byp_opts[i].which] = bo->name;
+        g->bypass_name[i] = bo->name;
     }
     for (size_t i = 0; i < 4; i++)
         if (cc[i].line_size > cc[4].line_size)

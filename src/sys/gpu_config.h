@@ -83,15 +83,22 @@ struct gpu_config {
     /* replacement policies by registry name (policy/registry.def, warpsim list --policies);
        "" = the cache string's letter (L = lru, F = fifo) */
     const char *l1d_repl;           /* -warpsim_l1d_repl */
+    const char *l1i_repl;           /* -warpsim_l1i_repl */
+    const char *l1c_repl;           /* -warpsim_l1c_repl (constant cache) */
+    const char *l1t_repl;           /* -warpsim_l1t_repl (texture cache) */
     const char *l2_repl;            /* -warpsim_l2_repl */
     /* derived: the policy each cache uses, resolved (registered names), in the order
        L1D, L1I, constant, texture, L2 */
     const char *repl_name[GPU_NCACHES];
     /* bypass policies by registry name (policy/bypass.h; "none" = never bypass) */
     const char *l1d_bypass;         /* -warpsim_l1d_bypass */
+    const char *l1i_bypass;         /* -warpsim_l1i_bypass */
+    const char *l1c_bypass;         /* -warpsim_l1c_bypass */
+    const char *l1t_bypass;         /* -warpsim_l1t_bypass */
     const char *l2_bypass;          /* -warpsim_l2_bypass */
-    const char *bypass_name[2];     /* derived, resolved: [0] L1D, [1] L2 */
-    unsigned bypass_mshr;           /* -warpsim_bypass_mshr: a bypassed read takes an MSHR entry (L1D and L2) */
+    /* derived, resolved: the bypass policy of each cache, indexed like repl_name (GPU_CACHE_*) */
+    const char *bypass_name[GPU_NCACHES];
+    unsigned bypass_mshr;           /* -warpsim_bypass_mshr: a bypassed read takes an MSHR entry (every cache) */
     unsigned l2_rop_latency;        /* -gpgpu_l2_rop_latency: L2 hit pipeline (L2 cycles) */
     unsigned dram_latency;          /* -dram_latency: fixed DRAM return path (DRAM cycles) */
     unsigned l2_queue;              /* -warpsim_l2_queue: icnt->L2, L2->DRAM and return queue entries */

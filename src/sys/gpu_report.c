@@ -131,10 +131,10 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
-/* A bypass policy other than none on the L1D or the L2. */
+/* A bypass policy other than none on any cache. */
 static int gpu_bypass_in_use(const struct gpu *g)
 {
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < GPU_NCACHES; i++)
         if (g->cfg.bypass_name[i] && strcmp(g->cfg.bypass_name[i], "none") != 0)
             return 1;
     return 0;
@@ -421,12 +421,12 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     /* bypass and reuse: always in JSON; in the text report only with a bypass policy (the
        default text report stays as it was) */
     if (e->json || gpu_bypass_in_use(g)) {
-        em_str(e, "L1D_bypass_policy", c->bypass_name[0] ? c->bypass_name[0] : "none");
+        em_str(e, "L1D_bypass_policy", c->bypass_name[GPU_CACHE_L1D] ? c->bypass_name[GPU_CACHE_L1D] : "none");
         em_u64(e, "L1D_bypassed_requests", d[GS_L1D_BYP]);
         em_u64(e, "L1D_evicted_lines", d[GS_L1D_EVICT]);
         em_u64(e, "L1D_evicted_never_reused", d[GS_L1D_EVICT0]);
         em_dbl(e, "L1D_zero_reuse_fraction", ratio(d[GS_L1D_EVICT0], d[GS_L1D_EVICT]));
-        em_str(e, "L2_bypass_policy", c->bypass_name[1] ? c->bypass_name[1] : "none");
+        em_str(e, "L2_bypass_policy", c->bypass_name[GPU_CACHE_L2] ? c->bypass_name[GPU_CACHE_L2] : "none");
         em_u64(e, "L2_bypassed_requests", d[GS_L2_BYP]);
         em_u64(e, "L2_evicted_lines", d[GS_L2_EVICT]);
         em_u64(e, "L2_evicted_never_reused", d[GS_L2_EVICT0]);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cache replacement policies on the command line (docs/timing.md, docs/extending.md):
-# --l1-repl / --l2-repl, -warpsim_l1d_repl / -warpsim_l2_repl, dotted repl.* parameters,
+# --l1-repl / --l2-repl, -warpsim_{l1d,l1i,l1c,l1t,l2}_repl, dotted repl.* parameters,
 # the listing, the effective config.  Usage: repl_test.sh WARPSIM_BINARY SOURCE_DIR
 . "$(dirname "$0")/testlib.sh"
 
@@ -59,4 +59,37 @@ grep -q '"L1D_total_cache_miss_rate"' "$tmp/e.json" && ok || bad "JSON has the L
 a=$(grep '"gpu_sim_cycle"' "$tmp/b.json" | head -1)
 e=$(grep '"gpu_sim_cycle"' "$tmp/e.json" | head -1)
 [ -n "$a" ] && [ "$a" != "$e" ] && ok || bad "brrip and lru give the same bfs cycles ($a)"
+# the instruction, constant and texture caches by name (sad reads __constant__ data and textures)
+expect_rc 0 "sad with L1I, constant and texture policies" "$W" run sad --size tiny --set warpsim_l1i_repl=brrip \
+    --set warpsim_l1c_repl=srrip --set warpsim_l1t_repl=ship
+grep -q "^verify = PASSED" "$tmp/out" && ok || bad "sad under brrip/srrip/ship verifies"
+expect_rc 0 "aes --set warpsim_l1c_repl" "$W" run aes --size tiny --set warpsim_l1c_repl=srrip --set warpsim_l1t_repl=ship
+grep -q "^verify = PASSED" "$tmp/out" && ok || bad "aes under a constant-cache srrip verifies"
+for c in l1i l1c l1t; do
+    expect_rc 2 "unknown -warpsim_${c}_repl" "$W" run vecadd --size tiny --set warpsim_${c}_repl=nosuch
+    expect_err "-warpsim_${c}_repl: unknown replacement policy 'nosuch' (valid: lru, fifo, srrip, brrip, ship, cacp)" \
+        "-warpsim_${c}_repl option list"
+done
+# a policy only the constant cache uses: its parameters are in use (no warning)
+expect_rc 0 "srrip parameter, srrip at the constant cache" "$W" run vecadd --size tiny --set warpsim_l1c_repl=srrip \
+    --set repl.srrip.rrpv_bits=3
+grep -q "which no cache uses" "$tmp/err" && bad "srrip at the constant cache: its parameter warned as unused" || ok
+# the policy reaches the texture cache (one 3-way set: the victims differ), the effective config
+# records the new options and reproduces the run
+small_tex="gpgpu_tex_cache:l1=1:128:3,L:R:m:N:L,F:128:4,128"
+expect_rc 0 "sad small texture cache lru" "$W" run sad --size tiny --set "$small_tex" -o "$tmp/tl.json"
+expect_rc 0 "sad small texture cache srrip -o" "$W" run sad --size tiny --set "$small_tex" --set warpsim_l1t_repl=srrip \
+    --set warpsim_l1c_repl=fifo --set warpsim_l1i_repl=srrip --set repl.srrip.rrpv_bits=3 -o "$tmp/ts.json"
+grep -q "^verify = PASSED" "$tmp/out" && ok || bad "sad with a small srrip texture cache verifies"
+grep -q "^-warpsim_l1t_repl *srrip" "$tmp/ts.config" && ok || bad "effective config names the texture policy"
+grep -q "^-warpsim_l1c_repl *fifo" "$tmp/ts.config" && ok || bad "effective config names the constant policy"
+grep -q "^-warpsim_l1i_repl *srrip" "$tmp/ts.config" && ok || bad "effective config names the L1I policy"
+grep -q "^-repl.srrip.rrpv_bits 3" "$tmp/ts.config" && ok || bad "effective config has the texture policy's parameter"
+expect_rc 0 "sad from the effective config" "$W" run sad --size tiny --config "$tmp/ts.config" -o "$tmp/tr.json"
+sed -n '/"timing": {/,/"host"/p' "$tmp/ts.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/ts.stats"
+sed -n '/"timing": {/,/"host"/p' "$tmp/tr.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/tr.stats"
+cmp -s "$tmp/ts.stats" "$tmp/tr.stats" && [ -s "$tmp/ts.stats" ] && ok || bad "effective config does not reproduce the texture run"
+a=$(grep '"gpu_sim_cycle"' "$tmp/tl.json" | head -1)
+e=$(grep '"gpu_sim_cycle"' "$tmp/ts.json" | head -1)
+[ -n "$a" ] && [ "$a" != "$e" ] && ok || bad "texture srrip and lru give the same sad cycles ($a)"
 finish
