@@ -3,8 +3,8 @@
  * the sweep machinery (study_sweep.c), and what the recipes share: tables
  * printed as text and written as CSV, means, policy availability, time-series
  * and per-warp file readers.  The recipes: study_dyncta.c, study_las.c,
- * study_caws.c, study_l1size.c, study_ctrlc.c; docs/studies.md describes them
- * and what they measured.
+ * study_caws.c, study_l1size.c, study_ctrlc.c, study_cawa.c; docs/studies.md
+ * describes them and what they measured.
  */
 #include <errno.h>
 #include <limits.h>
@@ -609,7 +609,10 @@ static void study_usage(FILE *f)
           "           (loads bypass it) over the 16 KB GTX480 L1D; cache-sensitive when 64 KB > 1.2x\n"
           "  ctrlc    000 (Lee) Fig. 5.7-5.10: PC-based bypassing, Ctrl-C, SRRIP, SHiP and a 32 KB L1D on\n"
           "           the cache-sensitive workloads: speedup, L1D MPKI, L1-to-L2 traffic, zero-reuse lines\n"
-          "  all      the five, one after the other\n"
+          "  cawa     000 (Lee) sec. 4.3, Fig. 4.10-4.16: LRR, GTO, two-level, gCAWS, CAWA (gCAWS + CACP)\n"
+          "           and CACP under LRR and GTO on the seed's Sens applications: speedup over LRR, L1D\n"
+          "           MPKI, critical-warp L1D hit rate, CPL accuracy\n"
+          "  all      the six, one after the other\n"
           "Each prints its tables and how close the result is to the seed's, and writes CSV files and\n"
           "the printed report into DIR (default results/study-NAME/; the runs under DIR/runs/).\n"
           "Runs are cached like `warpsim sweep`'s: running a study again only runs what is missing.\n"
@@ -709,11 +712,12 @@ int cmd_study(int argc, char **argv)
         {"caws", study_caws},
         {"l1-size", study_l1size},
         {"ctrlc", study_ctrlc},
+        {"cawa", study_cawa},
     };
     const size_t nstudies = sizeof studies / sizeof studies[0];
     if (!which) {
-        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc or all; see warpsim study "
-                        "--help)\n");
+        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc, cawa or all; see warpsim "
+                        "study --help)\n");
         return EXIT_USAGE;
     }
     int all = strcmp(which, "all") == 0;
@@ -721,12 +725,13 @@ int cmd_study(int argc, char **argv)
     while (k < nstudies && strcmp(studies[k].name, which) != 0)
         k++;
     if (!all && k == nstudies) {
-        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc or all)\n", which);
+        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc, cawa or all)\n",
+                which);
         return EXIT_USAGE;
     }
     if (all && o.emit_format) {
         fprintf(stderr, "warpsim study: --emit writes one study's jobs; name the study (dyncta, las, caws, "
-                        "l1-size or ctrlc)\n");
+                        "l1-size, ctrlc or cawa)\n");
         return EXIT_USAGE;
     }
     if (all && out) {

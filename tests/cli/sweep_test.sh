@@ -226,4 +226,27 @@ expect_rc 0 "study ctrlc emit (phase 2)" "$W" study ctrlc --workloads kmeans --s
 [ "$(wc -l <xj.txt)" -eq 5 ] && grep -q "warpsim_l1d_bypass=ctrlc" xj.txt && grep -q "warpsim_l1d_repl=ship" xj.txt \
     && ok || bad "ctrlc phase 2: 5 runs: $(cat xj.txt)"
 
+# ---- CAWA (000 sec. 4.3) at tiny size: one phase of 7 schedulers / L1D policies, then --emit on the cache ----
+"$W" study --help | grep -q "^  cawa " && ok || bad "study --help lists cawa"
+expect_rc 0 "study cawa" "$W" study cawa --workloads bfs --size tiny -j 2 -o s4
+for t in "Speedup over LRR (Fig. 4.10, 4.13, 4.16)" "L1D MPKI (warp instructions), normalised to LRR (Fig. 4.11, 4.15)" \
+    "Critical-warp L1D hit rate (Fig. 4.14) and CPL accuracy (Fig. 4.12)"; do
+    grep -qF "$t" "$tmp/out" && ok || bad "cawa prints: $t"
+done
+head -1 s4/cawa_speedup.csv | grep -q "^workload,cycles LRR,GTO,2-Level,gCAWS,CAWA,LRR+CACP,GTO+CACP$" && ok \
+    || bad "cawa speedup CSV header: $(head -1 s4/cawa_speedup.csv)"
+head -1 s4/cawa_critical.csv | grep -q "^workload,crit hit gCAWS,crit hit CAWA,CAWA/gCAWS,.*,CPL acc CAWA$" && ok \
+    || bad "cawa critical CSV header: $(head -1 s4/cawa_critical.csv)"
+[ -s s4/cawa_mpki.csv ] && [ -s s4/cawa.txt ] && ok || bad "cawa files"
+[ "$(grep -c . s4/runs.csv)" -eq 8 ] && ok || bad "cawa: 1 workload x 7 runs"
+[ -s s4/runs/bfs_tiny_c-gtx480_w-gto_t-rr_warpsim_l1d_repl=cacp.json ] && ok || bad "cawa: the GTO+CACP run"
+grep -q "^bfs  *[0-9]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
+    || bad "cawa speedup row: $(grep '^bfs' "$tmp/out" | head -1)"
+grep -q "CAWA speeds the Sens applications up over LRR" "$tmp/out" && grep -q "CACP adds to gCAWS" "$tmp/out" \
+    && grep -q "CPL marks the critical warp as slow" "$tmp/out" && ok || bad "cawa compares with the seed"
+grep -q "^agreement with the seed: [0-9] of 9 comparisons agree" "$tmp/out" && ok || bad "cawa agreement summary"
+expect_rc 0 "study cawa emit" "$W" study cawa --workloads kmeans --size tiny -o s5 --emit parallel wj.txt
+[ "$(wc -l <wj.txt)" -eq 7 ] && grep -q -- "--warp-sched cawa" wj.txt && grep -q "warpsim_l1d_repl=cacp" wj.txt \
+    && ok || bad "cawa emit: 7 runs: $(cat wj.txt)"
+
 finish
