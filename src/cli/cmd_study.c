@@ -369,6 +369,24 @@ void st_run_path(const struct st_opts *o, const struct sw_list *l, long idx, con
     sw_path(&x, &l->r[idx], suffix, buf, n);
 }
 
+void st_run_stats(const struct st_opts *o, const struct sw_list *l, long idx, const char *const *names, int n,
+                  double *x)
+{
+    for (int k = 0; k < n; k++)
+        x[k] = NAN;
+    if (!st_m(l, idx))
+        return;
+    char path[1200];
+    st_run_path(o, l, idx, ".json", path, sizeof path);
+    char *text = sw_read_file(path, NULL);
+    if (!text)
+        return;
+    for (int k = 0; k < n; k++)
+        if (jr_number(text, names[k], &x[k]) != 0)
+            x[k] = NAN;
+    free(text);
+}
+
 /* ---------------------------------------------------------------- file readers */
 
 /* split a CSV line (no quoting: the simulator's CSV files have none) in place */

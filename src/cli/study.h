@@ -211,6 +211,11 @@ void st_report_out(const struct st_opts *o, const char *name, const char *text);
 /* Runs directory of a study (DIR/runs) and the path of a run's file there. */
 void st_run_path(const struct st_opts *o, const struct sw_list *l, long idx, const char *suffix, char *buf,
                  size_t n);
+/* Statistics names[0..n) (JSON paths such as "timing.totals.L1D_MPKI_warp") of run
+   idx's result file into x; NAN for each one when the run has no verified result
+   and for any the file lacks. */
+void st_run_stats(const struct st_opts *o, const struct sw_list *l, long idx, const char *const *names, int n,
+                  double *x);
 
 /* the subcommands (main.c) */
 int cmd_sweep(int argc, char **argv);

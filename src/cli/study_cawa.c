@@ -37,19 +37,7 @@ static const char *const cw_stat[CW_NX] = {
    critical-warp rates and the CPL accuracy, when nothing was counted) */
 static void cw_read(const struct st_opts *o, const struct sw_list *l, long idx, double *x)
 {
-    for (int k = 0; k < CW_NX; k++)
-        x[k] = NAN;
-    if (!st_m(l, idx))
-        return;
-    char path[1200];
-    st_run_path(o, l, idx, ".json", path, sizeof path);
-    char *text = sw_read_file(path, NULL);
-    if (!text)
-        return;
-    for (int k = 0; k < CW_NX; k++)
-        if (jr_number(text, cw_stat[k], &x[k]) != 0)
-            x[k] = NAN;
-    free(text);
+    st_run_stats(o, l, idx, cw_stat, CW_NX, x);
     if (!(x[CW_CACC] > 0))
         x[CW_CHR] = x[CW_CPART] = NAN;   /* no critical warp: no critical-warp hit rate */
     if (!(x[CW_SAMP] > 0))

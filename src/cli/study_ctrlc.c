@@ -31,24 +31,6 @@ static const char *const cc_stat[CC_NX] = {"timing.totals.L1D_MPKI_warp", "timin
                                            "timing.totals.L1D_zero_reuse_fraction",
                                            "timing.totals.L1D_evicted_lines"};
 
-/* the three statistics of run idx (NAN when it has no verified result) */
-static void cc_read(const struct st_opts *o, const struct sw_list *l, long idx, double *x)
-{
-    for (int k = 0; k < CC_NX; k++)
-        x[k] = NAN;
-    if (!st_m(l, idx))
-        return;
-    char path[1200];
-    st_run_path(o, l, idx, ".json", path, sizeof path);
-    char *text = sw_read_file(path, NULL);
-    if (!text)
-        return;
-    for (int k = 0; k < CC_NX; k++)
-        if (jr_number(text, cc_stat[k], &x[k]) != 0)
-            x[k] = NAN;
-    free(text);
-}
-
 static struct sw_run cc_proto(const struct st_opts *o, const char *cfg, const char *wl, int p)
 {
     struct sw_run r = {.workload = wl, .size = o->size, .config = cfg};
@@ -147,7 +129,7 @@ int study_ctrlc(const struct st_opts *o)
         for (int p = 0; p < CC_NP; p++) {
             const struct sw_metrics *m = st_m(&l, run[i][p]);
             sp[p][i] = m && b && m->cycles > 0 ? b->cycles / m->cycles : NAN;
-            cc_read(o, &l, run[i][p], x[p][i]);
+            st_run_stats(o, &l, run[i][p], cc_stat, CC_NX, x[p][i]);
         }
         for (int p = 0; p < CC_NP; p++)
             for (int k = 0; k < CC_NX; k++) {

@@ -223,10 +223,10 @@ void sm_set_policy_params(struct sm *s, const struct policy_params *pp) { s->ppa
 struct cache *sm_cache(struct sm *s, unsigned i)
 {
     switch (i) {
-    case 0: return s->l1d;
-    case 1: return s->l1i;
-    case 2: return s->l1c;
-    case 3: return s->l1t;
+    case GPU_CACHE_L1D: return s->l1d;
+    case GPU_CACHE_L1I: return s->l1i;
+    case GPU_CACHE_CONST: return s->l1c;
+    case GPU_CACHE_TEX: return s->l1t;
     default: return NULL;
     }
 }

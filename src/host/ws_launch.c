@@ -16,8 +16,6 @@
 
 #include "core/host_clock.h"
 
-static inline double now_seconds(void) { return host_clock_seconds(); }
-
 static ws_status map_err(int e)
 {
     switch (e) {
@@ -169,7 +167,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
                            "kernel '%s' not launched: the time limit of %g host seconds for all launches is spent",
                            kernel, ctx->limits.max_seconds);
         }
-        g->deadline = now_seconds() + left;
+        g->deadline = host_clock_seconds() + left;
     }
 
     snprintf(li->kernel, sizeof li->kernel, "%s", kernel);
@@ -181,7 +179,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     li->regs_per_thread = f->nregs;
     li->local_bytes = ki->local_bytes;
 
-    double t0 = now_seconds();
+    double t0 = host_clock_seconds();
     int rc = ptx_grid_init(g);
     if (rc) {
         st = map_err(g->err);
@@ -200,7 +198,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
         if (rc)
             ws_fail(ctx, st, "%s", g->msg);
     }
-    li->wall_seconds = now_seconds() - t0;
+    li->wall_seconds = host_clock_seconds() - t0;
     ctx->launch_seconds += li->wall_seconds;
 
     li->status = st;

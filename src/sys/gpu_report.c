@@ -63,7 +63,7 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L1D_MISS] += miss;
         v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
         v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
-        const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], 0));
+        const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], GPU_CACHE_L1D));
         v[GS_L1D_BYP] += l1->bypassed;
         v[GS_L1D_EVICT] += l1->evictions;
         v[GS_L1D_EVICT0] += l1->evicted_never_reused;
@@ -151,7 +151,7 @@ static unsigned byp_gather(const struct gpu *g, uint32_t *pcs, uint64_t *cnt, si
     *other = 0;
     for (unsigned i = 0; i < g->n_sms; i++) {
         uint64_t o = 0;
-        unsigned k = cache_bypass_pcs(sm_cache(g->sm[i], 0), tmp_pc, tmp_n, GPU_BYP_PCS_PER_CACHE, &o);
+        unsigned k = cache_bypass_pcs(sm_cache(g->sm[i], GPU_CACHE_L1D), tmp_pc, tmp_n, GPU_BYP_PCS_PER_CACHE, &o);
         *other += o;
         for (unsigned j = 0; j < k; j++) {
             unsigned at = 0;
@@ -182,7 +182,7 @@ static void byp_pc_state(const struct gpu *g, uint32_t pc, double *agg, double *
     *ins = 0;
     for (unsigned i = 0; i < g->n_sms; i++) {
         struct bypass_pc_info pi;
-        if (cache_bypass_pc_info(sm_cache(g->sm[i], 0), pc, &pi) == 0) {
+        if (cache_bypass_pc_info(sm_cache(g->sm[i], GPU_CACHE_L1D), pc, &pi) == 0) {
             *agg += pi.level;
             *ins += pi.insert_ratio;
             got++;

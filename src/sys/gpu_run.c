@@ -41,7 +41,6 @@
 
 #define PKT_HEADER_BYTES 8u
 
-static inline double host_now(void) { return host_clock_seconds(); }
 
 static inline uint32_t req_bytes(const struct mem_req *r)
 {
@@ -583,7 +582,7 @@ static uint64_t ctas_done_now(const struct gpu *g)
 
 static void progress_line(struct gpu *g, sim_cycle now, sim_cycle kstart, double t0)
 {
-    double t = host_now();
+    double t = host_clock_seconds();
     if (t < g->progress_next)
         return;
     g->progress_next = t + 1.0;
@@ -636,7 +635,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         snprintf(msg, n, "out of host memory");
         return -1;
     }
-    double t0 = host_now();
+    double t0 = host_clock_seconds();
     g->progress_next = t0 + 1.0;
     g->kernel_id = g->nkernels;
     snprintf(k->res.name, sizeof k->res.name, "%s", kernel_name ? kernel_name : "?");
@@ -886,7 +885,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     if (g->ts)
         gpu_ts_sample(g, end + 1, 1);
     g->tot_cycles += k->res.cycles;
-    k->host_seconds = host_now() - t0;
+    k->host_seconds = host_clock_seconds() - t0;
     g->tot_host_seconds += k->host_seconds;
     g->grid = NULL;
     grid->clock = NULL;
