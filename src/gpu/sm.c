@@ -188,13 +188,11 @@ static unsigned sm_compute_max_ctas(struct sm *s, const struct ptx_grid *grid)
     return (unsigned)n;
 }
 
+/* The kernel's state goes; the CTA slots' buffers stay for the next kernel (sm_release frees them). */
 static void sm_kernel_free(struct sm *s)
 {
     for (unsigned i = 0; i < s->g->max_cta_per_core; i++)
-        if (s->cta[i].allocated) {
-            ptx_cta_free(&s->cta[i].cta);
-            s->cta[i].allocated = 0;
-        }
+        s->cta[i].allocated = 0;
     for (unsigned k = 0; k < s->n_sched; k++) {
         if (s->sched[k].st && s->ops && s->ops->fini)
             s->ops->fini(s->sched[k].st);
@@ -340,9 +338,11 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
 
     unsigned nct = s->max_ctas < s->g->max_cta_per_core ? s->max_ctas : s->g->max_cta_per_core;
     for (unsigned i = 0; i < s->g->max_cta_per_core; i++) {
+        struct ptx_cta keep = s->cta[i].cta;   /* buffers of an earlier kernel, reused when large enough */
         memset(&s->cta[i], 0, sizeof s->cta[i]);
+        s->cta[i].cta = keep;
         if (i < nct) {
-            if (ptx_cta_alloc(&s->cta[i].cta, grid) != 0) {
+            if (ptx_cta_reuse(&s->cta[i].cta, grid) != 0) {
                 sm_kernel_free(s);
                 snprintf(msg, n, "out of host memory for resident CTAs");
                 return -1;
@@ -405,6 +405,15 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     cache_invalidate_all(s->l1c);
     cache_invalidate_all(s->l1t);
     return 0;
+}
+
+void sm_release(struct sm *s)
+{
+    if (!s)
+        return;
+    sm_kernel_end(s);
+    for (unsigned i = 0; i < s->g->max_cta_per_core; i++)
+        ptx_cta_free(&s->cta[i].cta);
 }
 
 void sm_kernel_end(struct sm *s)

@@ -114,6 +114,8 @@ void sm_set_locality(struct sm *s, const struct cta_locality *loc);
    failure (e.g. unknown policy). */
 int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, const char *warp_sched,
                     char *msg, size_t n);
+/* Free what the SM holds outside its arena (CTA buffers kept across kernels). */
+void sm_release(struct sm *s);
 void sm_kernel_end(struct sm *s);
 
 /* CTAs of the current kernel that fit on an empty SM (N of the seeds), given

@@ -229,6 +229,8 @@ void gpu_free(struct gpu *g)
     for (unsigned k = 0; k < g->nkernels; k++)
         free(g->kernels[k].sum);
     free(g->kernels);
+    for (unsigned i = 0; g->sm && i < g->n_sms; i++)
+        sm_release(g->sm[i]);
     gpu_locality_free(g->loc);   /* left by a failed launch (gpu_locality.c) */
     free(g->cta_dispatched);
     if (g->pparams.arena)

@@ -250,11 +250,19 @@ struct ptx_cta {
     uint8_t *localmem, *parammem;
     struct ptx_simt_ent *simtmem;
     struct ptx_frame *framemem;
+    /* bytes allocated behind each buffer above (warps, regmem, localmem, parammem, simtmem,
+       framemem, smem): ptx_cta_reuse keeps a buffer that is large enough */
+    size_t cap[7];
 };
 
 /* Allocate a CTA for grid g (g initialised).  Returns 0 or -1 (host OOM). */
 int ptx_cta_alloc(struct ptx_cta *c, struct ptx_grid *g);
 void ptx_cta_free(struct ptx_cta *c);
+/* Make an allocated (or zeroed) CTA ready for grid g as ptx_cta_alloc would, keeping every
+   buffer that is already large enough: only the bytes grid g uses are cleared.  A timing
+   model that holds CTA slots across kernel launches pays for what each kernel uses instead
+   of a fresh allocation per launch.  Returns 0 or -1 (host OOM; c is then freed). */
+int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g);
 /* (Re)start the CTA with block index ctaid: zero shared memory, reset warps. */
 void ptx_cta_start(struct ptx_cta *c, const uint32_t ctaid[3]);
 /* Run every warp of the CTA to completion (functional mode).  Returns 0, or

@@ -213,35 +213,52 @@ void ptx_kinfo_free(struct ptx_kinfo *ki)
 
 /* ---- CTAs -------------------------------------------------------------------------------- */
 
-static void *xcalloc(uint64_t n, uint64_t size)
+/* buffer *p holds at least n x size bytes, the first n x size of them zero (as calloc would give) */
+static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
 {
     if (n == 0 || size == 0)
         n = size = 1;
     if (n > SIZE_MAX / size)
-        return NULL;
-    return calloc((size_t)n, (size_t)size);
+        return -1;
+    size_t bytes = (size_t)(n * size);
+    if (*p && *cap >= bytes) {
+        memset(*p, 0, bytes);
+        return 0;
+    }
+    free(*p);
+    *cap = 0;
+    *p = calloc(1, bytes);
+    if (!*p)
+        return -1;
+    *cap = bytes;
+    return 0;
 }
 
-int ptx_cta_alloc(struct ptx_cta *c, struct ptx_grid *g)
+int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
 {
-    memset(c, 0, sizeof *c);
     c->g = g;
     const struct ptx_kinfo *ki = g->ki;
     uint64_t nw = g->cta_warps;
     c->nwarps = g->cta_warps;
     c->smem_size = g->smem_bytes;
-    c->warps = xcalloc(nw, sizeof *c->warps);
-    c->regmem = xcalloc(nw * ki->reg_lanes, PTX_WARP_SIZE * sizeof(uint64_t));
-    c->localmem = xcalloc(nw * PTX_WARP_SIZE, ki->local_bytes);
-    c->parammem = xcalloc(nw * PTX_WARP_SIZE, ki->param_bytes);
-    c->simtmem = xcalloc(nw * ki->simt_cap, sizeof *c->simtmem);
-    c->framemem = xcalloc(nw * ki->max_depth, sizeof *c->framemem);
-    c->smem = xcalloc(g->smem_bytes, 1);
-    if (!c->warps || !c->regmem || !c->localmem || !c->parammem || !c->simtmem || !c->framemem || !c->smem) {
+    int rc = cta_buf((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps);
+    rc |= cta_buf((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes, PTX_WARP_SIZE * sizeof(uint64_t));
+    rc |= cta_buf((void **)&c->localmem, &c->cap[2], nw * PTX_WARP_SIZE, ki->local_bytes);
+    rc |= cta_buf((void **)&c->parammem, &c->cap[3], nw * PTX_WARP_SIZE, ki->param_bytes);
+    rc |= cta_buf((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem);
+    rc |= cta_buf((void **)&c->framemem, &c->cap[5], nw * ki->max_depth, sizeof *c->framemem);
+    rc |= cta_buf((void **)&c->smem, &c->cap[6], g->smem_bytes, 1);
+    if (rc) {
         ptx_cta_free(c);
         return -1;
     }
     return 0;
+}
+
+int ptx_cta_alloc(struct ptx_cta *c, struct ptx_grid *g)
+{
+    memset(c, 0, sizeof *c);
+    return ptx_cta_reuse(c, g);
 }
 
 void ptx_cta_free(struct ptx_cta *c)
