@@ -297,6 +297,10 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->faulted = false;
     s->any_paused = false;
     s->cycled = false;   /* no catch-up across kernels: each kernel's counters start at its first tick */
+    s->kick = false;
+    /* CPL's accuracy samples are taken at the first tick after each period: an SM skipped while
+       another ticks would take them later than a whole-GPU tick does */
+    s->always_tick = ops->is_critical != NULL || s->no_freeze;
     s->next_evt = SIM_NEVER;
     s->next_age = 0;
     s->cpl_next_sample = 0;
@@ -453,6 +457,7 @@ static void sm_view_refresh(struct sm *s, unsigned slot)
 void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
 {
     SIM_ASSERT(sm_can_take_cta(s));
+    s->kick = true;
     unsigned ci = 0;
     while (ci < s->g->max_cta_per_core && s->cta[ci].used)
         ci++;
@@ -481,7 +486,7 @@ void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
         SIM_ASSERT(slot < s->max_warps);
         struct sm_sched *sc = &s->sched[slot % s->n_sched];
         if (sc->frozen)   /* its skipped cycles belong to the warps it had, not to this one */
-            sm_thaw(s, sc, s->cycled && s->last_cycle + 1 > sc->frozen_since ? s->last_cycle + 1 : sc->frozen_since);
+            sm_thaw(s, sc, s->cycled && s->acct_cycle + 1 > sc->frozen_since ? s->acct_cycle + 1 : sc->frozen_since);
         struct sm_warp *w = &s->warp[slot];
         sim_cycle *rel = w->rel;
         uint32_t *tag = w->tag;
@@ -521,6 +526,7 @@ void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused)
     if (cta_slot >= s->g->max_cta_per_core)
         return;
     s->cta[cta_slot].paused = paused;
+    s->kick = true;
     sm_update_paused(s);
     for (uint64_t m = s->live; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
@@ -676,8 +682,9 @@ bool sm_cycle(struct sm *s, sim_cycle now)
 {
     if (s->faulted)
         return false;
-    if (s->cycled && now > s->last_cycle + 1)
-        sm_catch_up(s, now - s->last_cycle - 1);
+    if (s->cycled && now > s->acct_cycle + 1)
+        sm_catch_up(s, now - s->acct_cycle - 1);
+    s->kick = false;
     uint64_t before = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
     s->m.cycles++;
 
@@ -717,15 +724,32 @@ bool sm_cycle(struct sm *s, sim_cycle now)
     if (s->ldst_free > now)
         t = sim_min(t, s->ldst_free);
     s->next_evt = t;
-    s->last_cycle = now;
+    s->last_cycle = s->acct_cycle = now;
     s->cycled = true;
     uint64_t after = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
-    return after != before || (s->ldst.active && !s->ldst.failed);
+    s->last_prog = after != before || (s->ldst.active && !s->ldst.failed);
+    return s->last_prog;
 }
 
 bool sm_busy(const struct sm *s)
 {
     return s->resident || s->drain || !fifo_empty(&s->out) || !fifo_empty(&s->reply) || s->ldst.active;
+}
+
+void sm_settle(struct sm *s, sim_cycle upto)
+{
+    if (s->cycled && upto > s->acct_cycle) {
+        sm_catch_up(s, upto - s->acct_cycle);
+        s->acct_cycle = upto;
+    }
+}
+
+bool sm_due(const struct sm *s, sim_cycle now)
+{
+    /* after a tick that made progress the next one is real too (as for the whole GPU's idle
+       skipping): its metrics class, which skipped cycles repeat, must be one of a quiet cycle */
+    return s->kick || s->always_tick || !s->cycled || s->last_prog || s->faulted ||
+           sm_next_event(s, now - 1) <= now;
 }
 
 sim_cycle sm_next_event(const struct sm *s, sim_cycle now)

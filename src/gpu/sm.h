@@ -146,6 +146,12 @@ void sm_push_reply(struct sm *s, struct mem_req *r, sim_cycle now);
 bool sm_busy(const struct sm *s);   /* any CTA resident or request/reply in flight */
 /* Earliest core cycle at which sm_cycle could do something without new input
    (now+1 while warps can issue; SIM_NEVER when it only waits for replies). */
+/* Whether sm_cycle(now) can do anything that skipping it would not: something is due by `now`,
+   or a CTA was launched or paused since its last tick.  A skipped cycle is accounted as the
+   previous tick (sm_cycle catches up), so ticking only due SMs leaves the statistics as they are. */
+bool sm_due(const struct sm *s, sim_cycle now);
+/* Account the cycles up to `upto` that the SM was not ticked in, for readers of its counters. */
+void sm_settle(struct sm *s, sim_cycle upto);
 sim_cycle sm_next_event(const struct sm *s, sim_cycle now);
 /* Fault in the executor (memory checker, trap): message in the grid. */
 bool sm_faulted(const struct sm *s);

@@ -189,8 +189,13 @@ struct sm {
     uint8_t *wb_cnt;
 
     /* cycle bookkeeping */
-    sim_cycle last_cycle;
+    sim_cycle last_cycle;               /* the last cycle sm_cycle ran */
+    sim_cycle acct_cycle;               /* counters account for every cycle up to this one (>= last_cycle:
+                                           sm_settle catches up cycles the SM was not ticked in) */
     bool cycled;                        /* last_cycle is valid */
+    bool last_prog;                     /* the last tick made progress (sm_cycle's result) */
+    bool kick;                          /* something outside changed the SM: tick it next cycle */
+    bool always_tick;                   /* the kernel's warp policy samples per tick (CPL), or no_freeze */
     bool faulted;
     bool last_issued;                   /* something issued in last_cycle */
     uint8_t last_class;                 /* metrics class of last_cycle (for skipped cycles) */

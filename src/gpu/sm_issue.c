@@ -230,7 +230,8 @@ void sm_catch_up_warps(struct sm *s, sim_cycle gap)
         struct sm_warp *w = &s->warp[slot];
         if (s->sched[slot % s->n_sched].frozen)
             continue;   /* charged when it thaws */
-        if (w->prev_probe == s->last_cycle) {
+        /* probed in the last tick, or accounted since (sm_settle, a thaw) */
+        if (w->prev_probe >= s->last_cycle && w->prev_probe <= s->acct_cycle) {
             w->stall[w->rep_reason] += gap;
             s->m.stall[w->rep_reason] += gap;
         }

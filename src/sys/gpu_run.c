@@ -161,6 +161,14 @@ static unsigned cta_room(const struct gpu *g, unsigned i)
     return r < l ? r : l;
 }
 
+/* SMs that were not due in some cycles (tick_core) account those cycles before their
+   counters are read: through cycle `upto` */
+static void settle_sms(struct gpu *g, sim_cycle upto)
+{
+    for (unsigned i = 0; i < g->n_sms; i++)
+        sm_settle(g->sm[i], upto);
+}
+
 static void fill_views(struct gpu *g)
 {
     unsigned mpc = cta_max_per_cycle(g);
@@ -274,6 +282,8 @@ static void cta_update(struct gpu *g, sim_cycle now, bool first)
 /* Hand out CTAs for this core cycle.  Returns true if any was dispatched. */
 static bool dispatch(struct gpu *g, sim_cycle now)
 {
+    if (now > 0)
+        settle_sms(g, now - 1);
     fill_views(g);
     struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id, g->cta_dispatched, g->loc};
     const unsigned mpc = cta_max_per_cycle(g);
@@ -399,13 +409,17 @@ static bool tick_core(struct gpu *g, sim_cycle c)
     g->clock_now = c;
     if (g->next_cta < g->n_ctas)
         prog = dispatch(g, c);
+    /* an SM with nothing due is not ticked: it accounts the cycle when it next ticks or settles */
     for (unsigned i = 0; i < g->n_sms; i++)
-        prog |= sm_cycle(g->sm[i], c);
+        if (sm_due(g->sm[i], c))
+            prog |= sm_cycle(g->sm[i], c);
     /* limits: the policy's update when due (its views count this cycle), then
        pausing / resuming.  Neither counts as progress: they only reorder
        issue, and a policy toggling them must not hide a deadlock. */
-    if (c >= g->cta_next_update)
+    if (c >= g->cta_next_update) {
+        settle_sms(g, c);
         cta_update(g, c, false);
+    }
     for (unsigned i = 0; i < g->n_sms; i++)
         if (g->cta_sm[i].paused || g->cta_sm[i].running > g->cta_sm[i].limit)
             cta_enforce(g, i, c);
@@ -438,8 +452,10 @@ static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycl
         for (unsigned i = 0; i < g->n_sms; i++)
             g->ctr_res_warp_cycles_sm[i] += (uint64_t)g->active_warps[i] * k;
         from = stop;
-        if (g->ts && iv && (from - kstart) % iv == 0)
+        if (g->ts && iv && (from - kstart) % iv == 0) {
+            settle_sms(g, from - 1);
             gpu_ts_sample(g, from, 0);
+        }
     }
 }
 
@@ -857,6 +873,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         }
     }
 
+    settle_sms(g, end);
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_kernel_end(g->sm[i]);
     gpu_locality_end(g);
