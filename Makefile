@@ -2,7 +2,8 @@
 #
 #   make run     install what is missing, build, run the main job (bfs, small, GTX480 timing model, verified)
 #   make test    install what is missing, build four trees (gcc RelWithDebInfo, gcc ASan/UBSan Debug,
-#                gcc Release, clang Debug), run the tests in each (the policy matrix, label policy_matrix,
+#                gcc Release, clang Debug), run the tests in each (the policy matrix and the per-workload
+#                thread tests, labels policy_matrix and threads,
 #                in the two gcc optimised builds only), and a short run of every fuzz harness
 #   make ptx     regenerate workloads/*/*.ptx and *.ptxas with nvcc/ptxas (needs the CUDA toolkit)
 #   make bench   timing-model speed benchmark (make bench-functional: the functional executor)
@@ -44,9 +45,9 @@ run: build
 
 test: build build-san build-release build-clang
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE slow
-	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE "slow|policy_matrix"
+	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE "slow|policy_matrix|threads"
 	cd $(BUILD_REL) && ctest --output-on-failure -j $(JOBS) -LE slow
-	cd $(BUILD_CLANG) && ctest --output-on-failure -j $(JOBS) -LE "slow|policy_matrix"
+	cd $(BUILD_CLANG) && ctest --output-on-failure -j $(JOBS) -LE "slow|policy_matrix|threads"
 	$(MAKE) --no-print-directory fuzz-smoke
 
 test-slow: build

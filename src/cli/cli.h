@@ -51,7 +51,8 @@ struct wl_exec {
     struct wl_result result;
     ws_stats stats;
     double host_seconds;       /* whole driver: inputs, launches, copies, CPU reference */
-    double sim_seconds;        /* inside kernel launches only: the simulation rate's denominator */
+    double sim_seconds;        /* wall seconds inside kernel launches only: the simulation rate's denominator */
+    double sim_cpu_seconds;    /* host CPU seconds (user + system, all threads) inside kernel launches */
     struct kernel_stats kernels[CLI_MAX_KERNELS];
     unsigned nkernels;
     uint64_t iclass_warp[PIC_COUNT];

@@ -84,6 +84,7 @@ static void on_launch(void *user, const struct ws_launch_info *li)
     for (int c = 0; c < PIC_COUNT; c++)
         x->iclass_warp[c] += li->iclass_warp[c];
     x->sim_seconds += li->wall_seconds;
+    x->sim_cpu_seconds += li->cpu_seconds;
     if (x->progress) {
         uint64_t total = 0;
         for (unsigned i = 0; i < x->nkernels; i++)
@@ -180,6 +181,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
     }
     x->nkernels = 0;
     x->sim_seconds = 0;
+    x->sim_cpu_seconds = 0;
     memset(x->iclass_warp, 0, sizeof x->iclass_warp);
     ws_set_launch_hook(ctx, on_launch, x);
     wsSetLimits(ctx, &x->limits);

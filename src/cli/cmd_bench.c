@@ -1,7 +1,10 @@
 /* cmd_bench.c - `warpsim bench`: simulation speed per workload and in total.
  *
  * Each workload runs in its own child process so that its peak memory (max RSS)
- * is measured alone; the child sends its counters back through a pipe. */
+ * and its CPU time are measured alone; the child sends its counters back
+ * through a pipe.  The headline rates divide by host CPU seconds (user +
+ * system, every thread) spent inside kernel launches: on a shared machine wall
+ * time moves with other load, CPU time much less. */
 #include <inttypes.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -11,32 +14,51 @@
 #include "cli.h"
 #include "core/config.h"
 #include "json.h"
+#include "sys/gpu_config.h"
 
 struct bench_row {
     char name[32];
     int ok, verified;
     uint64_t thread_insns, warp_insns, cycles;
-    double seconds;            /* inside kernel launches */
-    double total_seconds;      /* whole driver, incl. inputs and CPU reference */
+    double cpu_seconds;        /* host CPU (user + system, all threads) inside kernel launches */
+    double seconds;            /* wall seconds inside kernel launches */
+    double total_seconds;      /* wall seconds of the whole driver, incl. inputs and CPU reference */
+    double proc_cpu_seconds;   /* user + system of the whole child process (wait4) */
     long peak_kib;
+};
+
+/* what the table is about (header line and JSON) */
+struct bench_setup {
+    int functional;
+    const char *config;
+    struct wl_opts *o;
+    int threads_given;         /* --threads N */
+    unsigned threads;          /* warpsim_threads of the runs (timing): --threads, else the config's */
 };
 
 static void bench_usage(FILE *f)
 {
     fputs("usage: warpsim bench [--functional] [options]\n"
           "\n"
-          "Run bundled workloads and print simulated warp instructions and (timing mode) simulated\n"
-          "core cycles per host second (time inside kernel launches; sim_s), and each run's peak\n"
-          "memory (max resident set of its process). total_s also counts input generation and the\n"
-          "CPU reference check.  Timing mode uses the default machine (gtx480) unless --config.\n"
+          "Run bundled workloads, each in its own process, and print the simulation speed: thousands of\n"
+          "simulated warp instructions (Kwarp) and, in timing mode, core cycles (Kcyc) per host second.\n"
+          "The headline rates (/cpu_s) divide by the host CPU seconds spent inside kernel launches\n"
+          "(sim_cpu_s: user + system, every thread of the process), since wall time on a shared machine\n"
+          "moves with other load; the /wall_s rates divide by the wall seconds inside launches\n"
+          "(sim_wall_s).  total_wall_s also counts input generation and the CPU reference check;\n"
+          "proc_cpu_s is the whole process's user + system time; peak_MiB its peak memory (max RSS).\n"
+          "Timing mode uses the default machine (gtx480) unless --config.\n"
           "\n"
           "options:\n"
           "  --functional          measure the functional simulator instead of the timing model\n"
           "  --config FILE|PRESET  timing mode: the machine (see warpsim run --help)\n"
+          "  --threads N           timing mode: host threads per run (= warpsim run --set warpsim_threads=N;\n"
+          "                        0: one per CPU core; default: the config's)\n"
           "  --size tiny|small|paper  input size (default: small)\n"
           "  --workloads a,b,...   only these workloads (default: all)\n"
           "  --seed N              input seed (default: 1)\n"
-          "  -o FILE               also write the table as JSON\n",
+          "  --json                print the table as JSON on stdout instead of text\n"
+          "  -o FILE               also write the table as JSON to FILE\n",
           f);
 }
 
@@ -56,7 +78,7 @@ static int selected(const char *list, const char *name)
 }
 
 static int run_child(const struct workload *wl, const struct wl_opts *o, int timing, const char *config,
-                     struct bench_row *row)
+                     const char *threads, struct bench_row *row)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -73,6 +95,11 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, int tim
         x.opts = *o;
         x.timing = timing;
         x.config = config;
+        if (threads) {   /* as `warpsim run --set warpsim_threads=N` */
+            x.set_names[0] = "warpsim_threads";
+            x.set_values[0] = threads;
+            x.nset = 1;
+        }
         cli_exec_workload(&x);
         struct bench_row r;
         memset(&r, 0, sizeof r);
@@ -82,6 +109,7 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, int tim
         r.thread_insns = x.stats.thread_insns;
         r.warp_insns = x.stats.warp_insns;
         r.cycles = x.stats.gpu_cycles;
+        r.cpu_seconds = x.sim_cpu_seconds;
         r.seconds = x.sim_seconds;
         r.total_seconds = x.host_seconds;
         if (!r.ok)
@@ -97,27 +125,96 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, int tim
     memset(&ru, 0, sizeof ru);
     if (wait4(pid, &st, 0, &ru) < 0)
         return -1;
-    row->peak_kib = ru.ru_maxrss;
     if (got != (ssize_t)sizeof *row) {
         memset(row, 0, sizeof *row);
         snprintf(row->name, sizeof row->name, "%s", wl->name);
-        row->peak_kib = ru.ru_maxrss;
-        return -1;
     }
-    return 0;
+    row->peak_kib = ru.ru_maxrss;
+    row->proc_cpu_seconds = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                            (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    return got == (ssize_t)sizeof *row ? 0 : -1;
+}
+
+static double rate(double n, double seconds) { return seconds > 0 ? n / seconds : 0; }
+
+/* Text table.  Functional mode has no cycles; it shows thread instructions instead. */
+static void print_header(const struct bench_setup *b)
+{
+    const struct wl_opts *o = b->o;
+    char threads[64];
+    if (b->functional)
+        snprintf(threads, sizeof threads, "one thread (functional executor)");
+    else if (b->threads_given)
+        snprintf(threads, sizeof threads, "threads %u", b->threads);
+    else
+        snprintf(threads, sizeof threads, "threads: config default (%u)", b->threads);
+    printf("warpsim bench: %s simulation, size %s, seed %" PRIu64 ", %s%s%s\n",
+           b->functional ? "functional" : "timing", wl_size_name(o->size), o->seed, threads,
+           b->config ? ", config " : "", b->config ? b->config : "");
+    printf("%-13s %-8s %13s %12s %9s %10s %12s %10s %11s %12s", "workload", "verified",
+           b->functional ? "thread_insn" : "warp_insn", b->functional ? "warp_insn" : "cycles", "sim_cpu_s", "sim_wall_s",
+           "total_wall_s", "proc_cpu_s", "Kwarp/cpu_s", "Kwarp/wall_s");
+    if (!b->functional)
+        printf(" %10s %11s", "Kcyc/cpu_s", "Kcyc/wall_s");
+    printf(" %9s\n", "peak_MiB");
 }
 
 static void print_row(const struct bench_row *r, int functional, const char *verified)
 {
-    double s = r->seconds > 0 ? r->seconds : 1e-9;
-    if (functional)
-        printf("%-13s %-8s %14" PRIu64 " %13" PRIu64 " %8.3f %8.3f %12.1f %12.2f %9.1f\n", r->name, verified,
-               r->thread_insns, r->warp_insns, r->seconds, r->total_seconds, (double)r->thread_insns / s / 1e6,
-               (double)r->warp_insns / s / 1e6, (double)r->peak_kib / 1024.0);
-    else
-        printf("%-13s %-8s %13" PRIu64 " %12" PRIu64 " %8.3f %8.3f %12.1f %12.1f %9.1f\n", r->name, verified,
-               r->warp_insns, r->cycles, r->seconds, r->total_seconds, (double)r->warp_insns / s / 1e3,
-               (double)r->cycles / s / 1e3, (double)r->peak_kib / 1024.0);
+    printf("%-13s %-8s %13" PRIu64 " %12" PRIu64 " %9.3f %10.3f %12.3f %10.3f %11.1f %12.1f", r->name, verified,
+           functional ? r->thread_insns : r->warp_insns, functional ? r->warp_insns : r->cycles, r->cpu_seconds,
+           r->seconds, r->total_seconds, r->proc_cpu_seconds, rate((double)r->warp_insns, r->cpu_seconds) / 1e3,
+           rate((double)r->warp_insns, r->seconds) / 1e3);
+    if (!functional)
+        printf(" %10.1f %11.1f", rate((double)r->cycles, r->cpu_seconds) / 1e3, rate((double)r->cycles, r->seconds) / 1e3);
+    printf(" %9.1f\n", (double)r->peak_kib / 1024.0);
+}
+
+/* The table as JSON (--json on stdout, -o FILE).  The *_per_sec rates of older versions stay, with
+   their meaning (wall seconds inside launches), beside the explicit *_per_cpu_sec / *_per_wall_sec. */
+static void write_json(FILE *f, const struct bench_setup *b, const struct bench_row *rows, size_t n,
+                       const struct bench_row *total, int failures)
+{
+    struct json j;
+    json_begin(&j, f);
+    json_str(&j, "mode", b->functional ? "functional" : "timing");
+    if (b->config)
+        json_str(&j, "config", b->config);
+    json_str(&j, "size", wl_size_name(b->o->size));
+    json_u64(&j, "seed", b->o->seed);
+    json_u64(&j, "threads", b->functional ? 1 : b->threads);
+    json_str(&j, "threads_from", b->functional ? "functional executor" : b->threads_given ? "--threads" : "config");
+    json_arr(&j, "rows");
+    for (size_t i = 0; i <= n; i++) {
+        const struct bench_row *r = i < n ? &rows[i] : total;
+        json_obj(&j, NULL);
+        json_str(&j, "workload", r->name);
+        json_bool(&j, "verified", i < n ? r->ok && r->verified : !failures);
+        json_u64(&j, "thread_insns", r->thread_insns);
+        json_u64(&j, "warp_insns", r->warp_insns);
+        if (!b->functional)
+            json_u64(&j, "gpu_sim_cycle", r->cycles);
+        json_dbl(&j, "cpu_seconds", r->cpu_seconds);
+        json_dbl(&j, "simulation_seconds", r->seconds);
+        json_dbl(&j, "total_seconds", r->total_seconds);
+        json_dbl(&j, "proc_cpu_seconds", r->proc_cpu_seconds);
+        json_dbl(&j, "warp_insn_per_cpu_sec", rate((double)r->warp_insns, r->cpu_seconds));
+        json_dbl(&j, "warp_insn_per_wall_sec", rate((double)r->warp_insns, r->seconds));
+        json_dbl(&j, "thread_insn_per_cpu_sec", rate((double)r->thread_insns, r->cpu_seconds));
+        json_dbl(&j, "thread_insn_per_wall_sec", rate((double)r->thread_insns, r->seconds));
+        if (!b->functional) {
+            json_dbl(&j, "cycles_per_cpu_sec", rate((double)r->cycles, r->cpu_seconds));
+            json_dbl(&j, "cycles_per_wall_sec", rate((double)r->cycles, r->seconds));
+        }
+        json_dbl(&j, "thread_insn_per_sec", rate((double)r->thread_insns, r->seconds));
+        json_dbl(&j, "warp_insn_per_sec", rate((double)r->warp_insns, r->seconds));
+        if (!b->functional)
+            json_dbl(&j, "cycles_per_sec", rate((double)r->cycles, r->seconds));
+        json_u64(&j, "peak_rss_kib", (uint64_t)r->peak_kib);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_end(&j);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -128,7 +225,8 @@ int cmd_bench(int argc, char **argv)
     o.seed = 1;
     o.log = stderr;
     const char *list = NULL, *out = NULL, *config = NULL;
-    int functional = 0;
+    int functional = 0, json_stdout = 0, threads_given = 0;
+    uint64_t threads = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (cli_is_help(a)) {
@@ -136,8 +234,10 @@ int cmd_bench(int argc, char **argv)
             return EXIT_OK;
         } else if (strcmp(a, "--functional") == 0) {
             functional = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json_stdout = 1;
         } else if ((strcmp(a, "--size") == 0 || strcmp(a, "--workloads") == 0 || strcmp(a, "--seed") == 0 ||
-                    strcmp(a, "-o") == 0 || strcmp(a, "--config") == 0) && !v) {
+                    strcmp(a, "-o") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--threads") == 0) && !v) {
             fprintf(stderr, "warpsim bench: option %s needs a value\n", a);
             return EXIT_USAGE;
         } else if (strcmp(a, "--size") == 0) {
@@ -153,6 +253,11 @@ int cmd_bench(int argc, char **argv)
             if (cli_parse_u64("bench", a, v, &o.seed) != 0)
                 return EXIT_USAGE;
             i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (cli_parse_u64("bench", a, v, &threads) != 0)
+                return EXIT_USAGE;
+            threads_given = 1;
+            i++;
         } else if (strcmp(a, "-o") == 0) {
             out = v;
             i++;
@@ -164,17 +269,34 @@ int cmd_bench(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (functional && config) {
-        fprintf(stderr, "warpsim bench: --config applies to timing mode; drop --functional\n");
+    if (functional && (config || threads_given)) {
+        fprintf(stderr, "warpsim bench: --config and --threads apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
-    if (config) {
-        /* check it once here rather than in every child */
+    char threads_text[32] = "";
+    if (threads_given)
+        snprintf(threads_text, sizeof threads_text, "%" PRIu64, threads);
+    struct bench_setup b = {functional, config, &o, threads_given, 1};
+    if (!functional) {
+        /* check the machine once here rather than in every child, and learn its thread count */
         struct arena *a = arena_new(0);
         struct cfg c;
+        struct gpu_config gc;
+        struct cfg_error e;
         char msg[1024];
+        memset(&e, 0, sizeof e);
         cfg_init(&c, a);
         int bad = cli_config_load(&c, config, msg, sizeof msg);
+        if (!bad && threads_given && cfg_set(&c, "warpsim_threads", threads_text, "--threads") != 0) {
+            snprintf(msg, sizeof msg, "--threads %s: out of host memory", threads_text);
+            bad = 1;
+        }
+        if (!bad && gpu_config_load(&gc, &c, &e) != 0) {
+            cfg_error_format(&e, msg, sizeof msg);
+            bad = 1;
+        }
+        if (!bad)
+            b.threads = gc.threads;
         arena_free(a);
         if (bad) {
             fprintf(stderr, "warpsim bench: %s\n", msg);
@@ -199,15 +321,10 @@ int cmd_bench(int argc, char **argv)
     struct bench_row rows[64];
     size_t n = 0;
     int failures = 0;
-    printf("warpsim bench: %s simulation, size %s, seed %" PRIu64 ", one core%s%s\n",
-           functional ? "functional" : "timing", wl_size_name(o.size), o.seed, config ? ", config " : "",
-           config ? config : "");
-    if (functional)
-        printf("%-13s %-8s %14s %13s %8s %8s %12s %12s %9s\n", "workload", "verified", "thread_insn", "warp_insn",
-               "sim_s", "total_s", "Mthr_insn/s", "Mwarp_insn/s", "peak_MiB");
-    else
-        printf("%-13s %-8s %13s %12s %8s %8s %12s %12s %9s\n", "workload", "verified", "warp_insn", "cycles", "sim_s",
-               "total_s", "Kwarp_insn/s", "Kcycles/s", "peak_MiB");
+    if (!json_stdout) {
+        print_header(&b);
+        fflush(stdout);
+    }
     struct bench_row total;
     memset(&total, 0, sizeof total);
     snprintf(total.name, sizeof total.name, "total");
@@ -216,53 +333,40 @@ int cmd_bench(int argc, char **argv)
         if (!selected(list, wl->name))
             continue;
         struct bench_row *r = &rows[n++];
-        if (run_child(wl, &o, !functional, config, r) != 0 || !r->ok)
+        if (run_child(wl, &o, !functional, config, threads_given ? threads_text : NULL, r) != 0 || !r->ok)
             failures++;
-        print_row(r, functional, r->ok ? (r->verified ? "yes" : "NO") : "ERROR");
-        fflush(stdout);
+        if (!json_stdout) {
+            print_row(r, functional, r->ok ? (r->verified ? "yes" : "NO") : "ERROR");
+            fflush(stdout);
+        }
         total.thread_insns += r->thread_insns;
         total.warp_insns += r->warp_insns;
         total.cycles += r->cycles;
+        total.cpu_seconds += r->cpu_seconds;
         total.seconds += r->seconds;
         total.total_seconds += r->total_seconds;
+        total.proc_cpu_seconds += r->proc_cpu_seconds;
         if (r->peak_kib > total.peak_kib)
             total.peak_kib = r->peak_kib;
     }
-    print_row(&total, functional, failures ? "NO" : "yes");
-    printf("(rates are host-dependent; peak_MiB is the largest max-RSS of one workload's process)\n");
+    if (json_stdout) {
+        write_json(stdout, &b, rows, n, &total, failures);
+        fflush(stdout);
+    } else {
+        print_row(&total, functional, failures ? "NO" : "yes");
+        printf("(the /cpu_s rates are the headline: host CPU seconds inside kernel launches, user + system of every\n"
+               " thread; wall time on a shared machine moves with other load, CPU time much less.  Kwarp = 1000 warp\n"
+               " instructions, Kcyc = 1000 core cycles; total_wall_s also counts inputs and the CPU reference,\n"
+               " proc_cpu_s is the whole process; peak_MiB is the largest max-RSS of one workload's process;\n"
+               " rates are host-dependent)\n");
+    }
     if (out) {
         FILE *f = fopen(out, "w");
         if (!f) {
             fprintf(stderr, "warpsim bench: cannot write %s\n", out);
             return EXIT_USAGE;
         }
-        struct json j;
-        json_begin(&j, f);
-        json_str(&j, "mode", functional ? "functional" : "timing");
-        if (config)
-            json_str(&j, "config", config);
-        json_str(&j, "size", wl_size_name(o.size));
-        json_arr(&j, "rows");
-        for (size_t i = 0; i <= n; i++) {
-            const struct bench_row *r = i < n ? &rows[i] : &total;
-            json_obj(&j, NULL);
-            json_str(&j, "workload", r->name);
-            json_bool(&j, "verified", i < n ? r->ok && r->verified : !failures);
-            json_u64(&j, "thread_insns", r->thread_insns);
-            json_u64(&j, "warp_insns", r->warp_insns);
-            json_dbl(&j, "simulation_seconds", r->seconds);
-            json_dbl(&j, "total_seconds", r->total_seconds);
-            json_dbl(&j, "thread_insn_per_sec", r->seconds > 0 ? (double)r->thread_insns / r->seconds : 0);
-            json_dbl(&j, "warp_insn_per_sec", r->seconds > 0 ? (double)r->warp_insns / r->seconds : 0);
-            if (!functional) {
-                json_u64(&j, "gpu_sim_cycle", r->cycles);
-                json_dbl(&j, "cycles_per_sec", r->seconds > 0 ? (double)r->cycles / r->seconds : 0);
-            }
-            json_u64(&j, "peak_rss_kib", (uint64_t)r->peak_kib);
-            json_close(&j);
-        }
-        json_close(&j);
-        json_end(&j);
+        write_json(f, &b, rows, n, &total, failures);
         fclose(f);
     }
     return failures ? EXIT_SIM_ERROR : EXIT_OK;

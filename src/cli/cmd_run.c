@@ -53,6 +53,9 @@ static void run_usage(FILE *f)
           "  --l1-bypass NAME         L1D bypass policy (= --set warpsim_l1d_bypass=NAME): none, all,\n"
           "                           pcbased, ctrlc, ... (warpsim list --policies)\n"
           "  --l2-bypass NAME         L2 bypass policy (= --set warpsim_l2_bypass=NAME)\n"
+          "  --threads N              host threads that tick the SMs (= --set warpsim_threads=N; 0: one\n"
+          "                           per CPU core, at most one per 4 SMs); the statistics are the same\n"
+          "                           for every N (default 1)\n"
           "  --timeseries FILE.csv    time series every -warpsim_sample_interval core cycles\n"
           "                           (default with -o: beside it as NAME.timeseries.csv)\n"
           "  --warps FILE.csv         one row per finished warp (times, instructions, stall breakdown)\n"
@@ -201,7 +204,7 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
                    strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
                    strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0 ||
-                   strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0) {
+                   strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--threads") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -266,6 +269,16 @@ int cmd_run(int argc, char **argv)
                     x.l1_bypass = v;
                 else
                     x.l2_bypass = v;
+            } else if (strcmp(a, "--threads") == 0) {
+                char *end = NULL;
+                unsigned long t = strtoul(v, &end, 10);
+                if (!*v || *end || v[0] == '-' || t > 256 || x.nset >= CLI_MAX_SETS) {
+                    fprintf(stderr, "warpsim run: --threads takes a number of host threads from 0 (one per CPU "
+                                    "core) to 256, got '%s'\n", v);
+                    return EXIT_USAGE;
+                }
+                x.set_names[x.nset] = "warpsim_threads";   /* as --set warpsim_threads=N, in order */
+                x.set_values[x.nset++] = v;
             } else if (strcmp(a, "--timeseries") == 0) {
                 x.timeseries_path = v;
             } else if (strcmp(a, "--warps") == 0) {

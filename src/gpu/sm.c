@@ -298,6 +298,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->any_paused = false;
     s->cycled = false;   /* no catch-up across kernels: each kernel's counters start at its first tick */
     s->kick = false;
+    memset(&s->counts, 0, sizeof s->counts);
     /* CPL's accuracy samples are taken at the first tick after each period: an SM skipped while
        another ticks would take them later than a whole-GPU tick does */
     s->always_tick = ops->is_critical != NULL || s->no_freeze;
@@ -352,6 +353,9 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
                 return -1;
             }
             s->cta[i].allocated = 1;
+            s->cta[i].cta.key = s->id;
+            if (s->own_counts)
+                s->cta[i].cta.cnt = &s->counts;
         }
     }
     for (unsigned w = 0; w < s->max_warps; w++) {
@@ -409,6 +413,21 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     cache_invalidate_all(s->l1c);
     cache_invalidate_all(s->l1t);
     return 0;
+}
+
+void sm_count_own(struct sm *s, bool own) { s->own_counts = own; }
+
+void sm_fold_counts(struct sm *s, struct ptx_counts *to)
+{
+    if (!s->own_counts || s->counts.warp_insns == 0)
+        return;
+    to->thread_insns += s->counts.thread_insns;
+    to->warp_insns += s->counts.warp_insns;
+    for (unsigned i = 0; i < PIC_COUNT; i++) {
+        to->iclass_warp[i] += s->counts.iclass_warp[i];
+        to->iclass_thread[i] += s->counts.iclass_thread[i];
+    }
+    memset(&s->counts, 0, sizeof s->counts);
 }
 
 void sm_release(struct sm *s)
@@ -678,34 +697,59 @@ static void sm_drain(struct sm *s, sim_cycle now)
     }
 }
 
-bool sm_cycle(struct sm *s, sim_cycle now)
+/* Would the drain step free a warp this cycle? (Freeing one calls the GPU's warp-done hook.) */
+static bool sm_drain_frees(const struct sm *s, sim_cycle now)
 {
-    if (s->faulted)
-        return false;
-    if (s->cycled && now > s->acct_cycle + 1)
-        sm_catch_up(s, now - s->acct_cycle - 1);
-    s->kick = false;
-    uint64_t before = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
-    s->m.cycles++;
-
-    /* 1. one reply per cycle (the L1 fill port).  Only an L1D fill that may evict a dirty line
-       waits for room in the outgoing queue (for the writeback): a reply that waited on the
-       request path without need could close the cycle request network -> partition -> reply
-       network -> this SM's full reply queue, a deadlock once bypassed reads (no MSHR) leave
-       the number of outstanding requests unbounded */
-    struct mem_req *r = fifo_peek(&s->reply, now);
-    if (r && (!fifo_full(&s->out) || !sm_reply_may_write_back(s, r))) {
-        (void)fifo_pop(&s->reply);
-        sm_handle_reply(s, r, now);
+    for (uint64_t m = s->drain; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        const struct sm_warp *w = &s->warp[slot];
+        if (w->pending_loads == 0 && w->busy_until <= now && !(s->ldst.active && s->ldst.slot == slot))
+            return true;
     }
-    /* 2. warps that exited leave once their writes are done */
-    if (s->drain)
-        sm_drain(s, now);
-    /* 3. LD/ST: the next block of the memory instruction in flight */
-    if (s->ldst.active)
-        sm_ldst_cycle(s, now);
-    /* 4. issue (sets last_class and next_evt's warp part) */
-    sm_issue_cycle(s, now);
+    return false;
+}
+
+/* The steps of a cycle from s->stage on.  In a parallel round (s->par) it stops before anything
+   that touches state other SMs share - a warp leaving (the GPU's hook), an instruction reading or
+   writing global memory - and returns SM_YIELDED; sm_cycle_resume finishes it in SM order. */
+static int sm_cycle_steps(struct sm *s, sim_cycle now)
+{
+    switch (s->stage) {
+    case SMS_REPLY: {
+        /* 1. one reply per cycle (the L1 fill port).  Only an L1D fill that may evict a dirty line
+           waits for room in the outgoing queue (for the writeback): a reply that waited on the
+           request path without need could close the cycle request network -> partition -> reply
+           network -> this SM's full reply queue, a deadlock once bypassed reads (no MSHR) leave
+           the number of outstanding requests unbounded */
+        struct mem_req *r = fifo_peek(&s->reply, now);
+        if (r && (!fifo_full(&s->out) || !sm_reply_may_write_back(s, r))) {
+            (void)fifo_pop(&s->reply);
+            sm_handle_reply(s, r, now);
+        }
+        s->stage = SMS_DRAIN;
+    }
+    /* fall through */
+    case SMS_DRAIN:
+        /* 2. warps that exited leave once their writes are done */
+        if (s->drain) {
+            if (s->par && sm_drain_frees(s, now))
+                return SM_YIELDED;
+            sm_drain(s, now);
+        }
+        /* 3. LD/ST: the next block of the memory instruction in flight */
+        if (s->ldst.active)
+            sm_ldst_cycle(s, now);
+        s->stage = SMS_ISSUE;
+        sm_issue_begin(s, now);
+    /* fall through */
+    case SMS_ISSUE:
+        /* 4. issue (sets last_class and next_evt's warp part) */
+        if (sm_issue_cycle(s, now) == SM_YIELDED)
+            return SM_YIELDED;
+        break;
+    default:
+        SIM_ASSERT(0);
+    }
     /* 5. fetch */
     if (s->live)
         sm_fetch_cycle(s, now);
@@ -727,9 +771,32 @@ bool sm_cycle(struct sm *s, sim_cycle now)
     s->last_cycle = s->acct_cycle = now;
     s->cycled = true;
     uint64_t after = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
-    s->last_prog = after != before || (s->ldst.active && !s->ldst.failed);
-    return s->last_prog;
+    s->last_prog = after != s->prog_before || (s->ldst.active && !s->ldst.failed);
+    return s->last_prog ? SM_PROGRESS : SM_QUIET;
 }
+
+int sm_cycle_part(struct sm *s, sim_cycle now, bool parallel)
+{
+    if (s->faulted)
+        return SM_QUIET;
+    if (s->cycled && now > s->acct_cycle + 1)
+        sm_catch_up(s, now - s->acct_cycle - 1);
+    s->kick = false;
+    s->prog_before = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
+    s->m.cycles++;
+    s->stage = SMS_REPLY;
+    s->par = parallel;
+    int rc = sm_cycle_steps(s, now);
+    s->par = false;
+    return rc;
+}
+
+bool sm_cycle_resume(struct sm *s, sim_cycle now)
+{
+    return sm_cycle_steps(s, now) == SM_PROGRESS;
+}
+
+bool sm_cycle(struct sm *s, sim_cycle now) { return sm_cycle_part(s, now, false) == SM_PROGRESS; }
 
 bool sm_busy(const struct sm *s)
 {

@@ -114,6 +114,11 @@ void sm_set_locality(struct sm *s, const struct cta_locality *loc);
    failure (e.g. unknown policy). */
 int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, const char *warp_sched,
                     char *msg, size_t n);
+/* own: the SM's warps count executed instructions in a block of its own instead of the grid's
+   (set before kernels start: SMs ticked by several threads must not share the grid's counters);
+   sm_fold_counts adds that block to `to` (the grid's) and clears it. */
+void sm_count_own(struct sm *s, bool own);
+void sm_fold_counts(struct sm *s, struct ptx_counts *to);
 /* Free what the SM holds outside its arena (CTA buffers kept across kernels). */
 void sm_release(struct sm *s);
 void sm_kernel_end(struct sm *s);
@@ -136,6 +141,16 @@ bool sm_policy_sample(const struct sm *s, double *v);
 
 /* One core cycle. Returns true if anything happened (progress, for the watchdog). */
 bool sm_cycle(struct sm *s, sim_cycle now);
+/* What sm_cycle_part did: nothing that counts as progress, progress, or (parallel only) stopped
+   before touching state that other SMs share. */
+enum sm_step { SM_QUIET = 0, SM_PROGRESS = 1, SM_YIELDED = 2 };
+/* sm_cycle, split for threads: with `parallel` the cycle stops before a warp leaves the SM or an
+   instruction reads or writes global memory (or calls), which other SMs share; everything before
+   that touches only this SM (its caches, its request pool, its own instruction counts), so SMs can
+   run it at the same time.  sm_cycle_resume then finishes the stopped cycles, one SM after the
+   other in SM order, which gives exactly what sm_cycle on each SM in order gives. */
+int sm_cycle_part(struct sm *s, sim_cycle now, bool parallel);
+bool sm_cycle_resume(struct sm *s, sim_cycle now);
 /* Outgoing request ready to enter the interconnect at `now`, or NULL; pop when taken. */
 struct mem_req *sm_peek_request(struct sm *s, sim_cycle now);
 void sm_pop_request(struct sm *s);

@@ -131,6 +131,13 @@ struct sm_load {
 
 struct policy_params;
 
+struct sm_cycle_count {
+    unsigned live, idle, mem;           /* warps probed, of them fetch/ctrl/sync, of them memory waits */
+};
+
+enum sm_stage { SMS_REPLY = 0, SMS_DRAIN, SMS_ISSUE };
+#define SM_ISSUED 1                     /* a scheduler issued (sm_sched_cycle) */
+
 struct sm {
     const struct gpu_config *g;
     const struct policy_params *pparams;   /* dotted policy parameters, may be NULL */
@@ -193,6 +200,15 @@ struct sm {
     sim_cycle acct_cycle;               /* counters account for every cycle up to this one (>= last_cycle:
                                            sm_settle catches up cycles the SM was not ticked in) */
     bool cycled;                        /* last_cycle is valid */
+    bool own_counts;                    /* its warps count instructions in `counts`, not in the grid */
+    struct ptx_counts counts;           /* since the last sm_fold_counts */
+    /* where a cycle stands (sm_cycle_part / sm_cycle_resume) */
+    uint8_t stage;                      /* enum sm_stage */
+    bool par;                           /* in a parallel round: stop before shared state */
+    uint64_t prog_before;               /* progress counters at the cycle's start */
+    struct sm_cycle_count iss_cnt;      /* the issue stage's counts so far */
+    bool iss_issued, iss_pending;       /* something issued; an issue waits for the resume */
+    unsigned iss_k, iss_slot, iss_x;    /* scheduler, warp and dual-issue index of that issue */
     bool last_prog;                     /* the last tick made progress (sm_cycle's result) */
     bool kick;                          /* something outside changed the SM: tick it next cycle */
     bool always_tick;                   /* the kernel's warp policy samples per tick (CPL), or no_freeze */
@@ -250,7 +266,9 @@ static inline void sm_fetch_update(struct sm_warp *w, sim_cycle now)
 }
 
 /* sm_issue.c */
-void sm_issue_cycle(struct sm *s, sim_cycle now);
+void sm_issue_begin(struct sm *s, sim_cycle now);
+/* SM_QUIET, or SM_YIELDED when a parallel round stopped it (called again to resume) */
+int sm_issue_cycle(struct sm *s, sim_cycle now);
 bool sm_warp_peek(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycle now);
 sim_cycle sm_wb_slot(struct sm *s, sim_cycle t);
 void sm_catch_up_warps(struct sm *s, sim_cycle gap);

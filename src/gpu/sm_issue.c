@@ -409,9 +409,6 @@ static void sm_rank_warps(struct sm *s)
     }
 }
 
-struct sm_cycle_count {
-    unsigned live, idle, mem;           /* warps probed, of them fetch/ctrl/sync, of them memory waits */
-};
 
 static inline void sm_count(struct sm_cycle_count *c, const struct sm_warp *w, uint8_t r)
 {
@@ -439,9 +436,51 @@ void sm_thaw(struct sm *s, struct sm_sched *sc, sim_cycle now)
     }
 }
 
+/* Does the instruction read or write state that other SMs share (global memory through a load,
+   store, atomic, texture fetch; a call, which may print)?  A parallel round stops before it. */
+static bool sm_insn_shared(const struct ptx_peek *nx)
+{
+    switch (nx->cls) {
+    case WI_LD: case WI_ST: case WI_ATOM:
+        return nx->space != WS_SPACE_SHARED && nx->space != WS_SPACE_LOCAL && nx->space != WS_SPACE_PARAM &&
+               nx->space != WS_SPACE_CONST;
+    case WI_TEX: case WI_CALL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Issue warp `slot`, whose instruction number x of this cycle passed its probe, and more from it
+   (dual issue), each to another kind of unit.  SM_ISSUED, or SM_YIELDED in a parallel round before
+   an instruction that touches shared state (sm_issue_cycle resumes here with x). */
+static int sm_sched_issue(struct sm *s, struct sm_sched *sc, unsigned slot, unsigned x, sim_cycle now)
+{
+    struct sm_warp *w = &s->warp[slot];
+    for (;;) {
+        if (s->par && sm_insn_shared(&w->nx)) {
+            s->iss_slot = slot;
+            s->iss_x = x;
+            s->iss_pending = true;
+            return SM_YIELDED;
+        }
+        uint8_t unit = w->unit;
+        sm_issue_warp(s, sc, slot, now);
+        if (++x >= s->g->max_insn_issue_per_warp || s->faulted)
+            break;
+        if (w->state != SMW_ACTIVE || sm_check(s, w, slot, now) != STALL_NONE || w->unit == unit)
+            break;
+    }
+    if (w->state == SMW_ACTIVE) {   /* probed afresh next cycle */
+        w->rep_reason = STALL_NONE;
+        w->wake_at = 0;
+    }
+    return SM_ISSUED;
+}
+
 /* One scheduler's cycle: order, visit, probe and charge each visited warp,
-   issue the first ready one.  Returns true if it issued. */
-static bool sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, struct sm_cycle_count *cnt, int *tmp)
+   issue the first ready one.  Returns SM_ISSUED, SM_YIELDED (sm_sched_issue) or 0. */
+static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, struct sm_cycle_count *cnt, int *tmp)
 {
     const struct warp_sched_ops *ops = s->ops;
     if (sc->frozen) {
@@ -491,20 +530,7 @@ static bool sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, str
                 ops->on_stall(sc->st, &sc->view[j], (enum stall_reason)r, now);
             continue;
         }
-        uint8_t unit = w->unit;
-        sm_issue_warp(s, sc, slot, now);
-        /* more from the same warp this cycle (dual issue), each to another kind of unit */
-        for (unsigned x = 1; x < s->g->max_insn_issue_per_warp && !s->faulted; x++) {
-            if (w->state != SMW_ACTIVE || sm_check(s, w, slot, now) != STALL_NONE || w->unit == unit)
-                break;
-            unit = w->unit;
-            sm_issue_warp(s, sc, slot, now);
-        }
-        if (w->state == SMW_ACTIVE) {   /* probed afresh next cycle */
-            w->rep_reason = STALL_NONE;
-            w->wake_at = 0;
-        }
-        return true;
+        return sm_sched_issue(s, sc, slot, 0, now);
     }
     /* nothing issued: the warps the policy left out still count for the cycle's metrics */
     for (uint64_t m = sc->live & ~visited; m; m &= m - 1) {
@@ -550,20 +576,43 @@ static void sm_cpl_sample(struct sm *s, sim_cycle now)
     }
 }
 
-void sm_issue_cycle(struct sm *s, sim_cycle now)
+void sm_issue_begin(struct sm *s, sim_cycle now)
 {
     if (s->ops->is_critical && s->live && now >= s->cpl_next_sample)
         sm_cpl_sample(s, now);
-    struct sm_cycle_count cnt = {0, 0, 0};
+    s->iss_cnt = (struct sm_cycle_count){0, 0, 0};
     s->woken = false;
-    bool issued = false;
-    int tmp[SM_MAX_WARPS];
+    s->iss_issued = false;
+    s->iss_k = 0;
+    s->iss_pending = false;
     if (s->live && s->ops->needs_rank)
         sm_rank_warps(s);
-    for (unsigned k = 0; k < s->n_sched && !s->faulted; k++) {
+}
+
+int sm_issue_cycle(struct sm *s, sim_cycle now)
+{
+    struct sm_cycle_count cnt = s->iss_cnt;
+    bool issued = s->iss_issued;
+    int tmp[SM_MAX_WARPS];
+    unsigned k = s->iss_k;
+    if (s->iss_pending) {   /* resumed after a parallel round stopped before this issue */
+        s->iss_pending = false;
+        (void)sm_sched_issue(s, &s->sched[k], s->iss_slot, s->iss_x, now);
+        issued = true;
+        k++;
+    }
+    for (; k < s->n_sched && !s->faulted; k++) {
         struct sm_sched *sc = &s->sched[k];
-        if (sc->live)   /* an idle scheduler costs nothing */
-            issued |= sm_sched_cycle(s, sc, now, &cnt, tmp);
+        if (!sc->live)   /* an idle scheduler costs nothing */
+            continue;
+        int r = sm_sched_cycle(s, sc, now, &cnt, tmp);
+        if (r == SM_YIELDED) {
+            s->iss_k = k;
+            s->iss_cnt = cnt;
+            s->iss_issued = issued;
+            return SM_YIELDED;
+        }
+        issued |= r == SM_ISSUED;
     }
     /* metrics of the cycle */
     struct sm_metrics *m = &s->m;
@@ -590,13 +639,14 @@ void sm_issue_cycle(struct sm *s, sim_cycle now)
     /* when can a probe answer change? */
     if (issued) {
         s->issue_next = now + 1;
-        return;
+        return SM_QUIET;
     }
     sim_cycle t = SIM_NEVER;
-    for (unsigned k = 0; k < s->n_sched; k++) {
-        const struct sm_sched *sc = &s->sched[k];
+    for (unsigned j = 0; j < s->n_sched; j++) {
+        const struct sm_sched *sc = &s->sched[j];
         if (sc->live)
             t = sim_min(t, sc->dirty ? now + 1 : sc->frozen ? sc->frozen_until : sc->min_wake);
     }
     s->issue_next = t;
+    return SM_QUIET;
 }

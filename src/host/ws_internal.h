@@ -37,7 +37,9 @@ struct ws_launch_info {
     uint64_t warp_insns;         /* warp instructions issued */
     uint64_t iclass_warp[PIC_COUNT];   /* warp instructions per enum ptx_iclass */
     uint64_t iclass_thread[PIC_COUNT]; /* thread instructions per enum ptx_iclass */
-    double wall_seconds;         /* host time spent simulating (informational) */
+    double wall_seconds;         /* host wall-clock time spent simulating (informational) */
+    double cpu_seconds;          /* host CPU time (user + system, every thread of the process) spent
+                                    simulating: moves less with other load than wall_seconds */
     uint64_t cycles;             /* timing mode: core cycles of the launch (gpu_sim_cycle), else 0 */
 };
 

@@ -179,7 +179,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     li->regs_per_thread = f->nregs;
     li->local_bytes = ki->local_bytes;
 
-    double t0 = host_clock_seconds();
+    double t0 = host_clock_seconds(), c0 = host_cpu_seconds();
     int rc = ptx_grid_init(g);
     if (rc) {
         st = map_err(g->err);
@@ -199,6 +199,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
             ws_fail(ctx, st, "%s", g->msg);
     }
     li->wall_seconds = host_clock_seconds() - t0;
+    li->cpu_seconds = host_cpu_seconds() - c0;
     ctx->launch_seconds += li->wall_seconds;
 
     li->status = st;

@@ -30,6 +30,7 @@ struct mem_req *mem_req_alloc(struct mem_req_pool *p)
     struct mem_req *r = p->free;
     p->free = r->next;
     memset(r, 0, sizeof *r);
+    r->home = p;
     r->id = ++p->next_id;
     p->allocated++;
     return r;
@@ -38,8 +39,9 @@ struct mem_req *mem_req_alloc(struct mem_req_pool *p)
 void mem_req_free(struct mem_req_pool *p, struct mem_req *r)
 {
     SIM_DASSERT(r != NULL);
-    r->next = p->free;
-    p->free = r;
-    p->retired++;
-    SIM_DASSERT(p->retired <= p->allocated);
+    struct mem_req_pool *h = r->home ? r->home : p;   /* one made outside a pool (tests) goes to p */
+    r->next = h->free;
+    h->free = r;
+    h->retired++;
+    SIM_DASSERT(h->retired <= h->allocated);
 }

@@ -32,7 +32,7 @@ enum mem_req_source {  /* which L1-level structure sent it (reply routing, stats
 struct mem_req {
     uint64_t addr;             /* block (line or sector) address in the global space */
     uint32_t size;             /* bytes of data moved (request: writes carry data; reply: reads carry data) */
-    uint32_t id;               /* unique per simulation, for tracing and conservation checks */
+    uint32_t id;               /* unique in its pool, for tracing */
     uint8_t type;              /* enum mem_req_type */
     uint8_t source;            /* enum mem_req_source */
     uint8_t is_reply;          /* set by the partition when it turns the request around */
@@ -50,6 +50,7 @@ struct mem_req {
     sim_cycle t_dram_issue;    /* its column command issued (DRAM cycles) */
     sim_cycle t_reply;         /* reply injected into the interconnect (core cycles) */
     struct mem_req *next;      /* intrusive link: free list, MSHR merge lists, DRAM queues */
+    struct mem_req_pool *home; /* the pool it came from and goes back to */
     void *cookie;              /* owner data (e.g. the L1 MSHR entry waiting for it) */
 };
 
@@ -66,6 +67,10 @@ int mem_req_pool_init(struct mem_req_pool *p, struct arena *a, uint32_t initial)
 /* Never fails in the tick loop: refills from the arena in chunks if needed
    (a refill is outside the steady state and counted). NULL only on host OOM. */
 struct mem_req *mem_req_alloc(struct mem_req_pool *p);
+/* Back to the pool it came from (r->home), whatever pool its consumer holds: each SM has a pool of
+   its own that only its thread touches while SMs run in parallel (an SM frees only the replies to
+   its own requests there; partitions free everything else, between parallel rounds).
+   Conservation holds over the sum of the pools. */
 void mem_req_free(struct mem_req_pool *p, struct mem_req *r);
 static inline uint64_t mem_req_in_flight(const struct mem_req_pool *p) { return p->allocated - p->retired; }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/workers.h"
 #include "mem/cache.h"
 #include "policy/bypass.h"
 #include "policy/repl.h"
@@ -60,6 +61,22 @@ static int copy_strings(struct gpu *g)
             return -1;
     }
     return 0;
+}
+
+/* Host threads for the SMs: the option's count, or with 0 one per CPU, at most one per
+   GPU_SMS_PER_THREAD SMs (a thread with fewer SMs spends more on the rounds' hand-offs than it
+   saves); never more than the SMs. */
+#define GPU_SMS_PER_THREAD 4
+unsigned gpu_threads_for(unsigned option, unsigned n_sms)
+{
+    unsigned n = option;
+    if (n == 0) {
+        n = workers_cpus();
+        unsigned cap = n_sms / GPU_SMS_PER_THREAD;
+        n = n < cap ? n : cap;
+    }
+    n = n < n_sms ? n : n_sms;
+    return n ? n : 1;
 }
 
 struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
@@ -121,8 +138,19 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
 
     struct arena *a = g->arena;
     stats_init(&g->stats, a);
-    if (mem_req_pool_init(&g->pool, a, 4096) != 0)
+    if (mem_req_pool_init(&g->pool, a, 1024) != 0)
         goto oom;
+    g->sm_pool = arena_alloc(a, sizeof *g->sm_pool * g->n_sms);
+    g->sm_arena = arena_alloc(a, sizeof *g->sm_arena * g->n_sms);
+    g->due = arena_alloc(a, sizeof *g->due * g->n_sms);
+    g->due_rc = arena_alloc(a, g->n_sms);
+    if (!g->sm_pool || !g->sm_arena || !g->due || !g->due_rc)
+        goto oom;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        g->sm_arena[i] = arena_new(0);
+        if (!g->sm_arena[i] || mem_req_pool_init(&g->sm_pool[i], g->sm_arena[i], 256) != 0)
+            goto oom;
+    }
     g->sm = arena_alloc(a, sizeof *g->sm * g->n_sms);
     g->dram = arena_alloc(a, sizeof *g->dram * g->n_chan);
     g->part = arena_alloc(a, sizeof *g->part * g->n_parts);
@@ -139,7 +167,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
 
     char pfx[32];
     for (unsigned i = 0; i < g->n_sms; i++) {
-        g->sm[i] = sm_new(a, c, i, &g->map, &g->pool);
+        g->sm[i] = sm_new(a, c, i, &g->map, &g->sm_pool[i]);
         if (!g->sm[i])
             goto oom;
         snprintf(pfx, sizeof pfx, "sm%u", i);
@@ -208,6 +236,17 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         g->last_tick[d] = SIM_NEVER;
     }
     g->idle_skip = true;
+    unsigned nt = gpu_threads_for(c->threads, g->n_sms);
+    if (nt > 1) {
+        g->team = workers_new(nt);
+        if (!g->team) {
+            snprintf(msg, n, "cannot start %u host threads (-warpsim_threads %u)", nt, c->threads);
+            gpu_free(g);
+            return NULL;
+        }
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_count_own(g->sm[i], true);
+    }
     return g;
 
 oom:
@@ -229,8 +268,12 @@ void gpu_free(struct gpu *g)
     for (unsigned k = 0; k < g->nkernels; k++)
         free(g->kernels[k].sum);
     free(g->kernels);
+    workers_free(g->team);
     for (unsigned i = 0; g->sm && i < g->n_sms; i++)
         sm_release(g->sm[i]);
+    for (unsigned i = 0; g->sm_arena && i < g->n_sms; i++)
+        if (g->sm_arena[i])
+            arena_free(g->sm_arena[i]);
     gpu_locality_free(g->loc);   /* left by a failed launch (gpu_locality.c) */
     free(g->cta_dispatched);
     if (g->pparams.arena)

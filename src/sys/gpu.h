@@ -39,6 +39,8 @@ struct gpu_kernel_result {
     double ipc;                      /* thread instructions per core cycle (GPGPU-Sim's gpu_ipc) */
 };
 
+/* The number of host threads that tick the SMs for -warpsim_threads `option` (0: automatic) */
+unsigned gpu_threads_for(unsigned option, unsigned n_sms);
 /* cfg: loaded config (copied). Returns NULL with msg on failure. */
 struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n);
 void gpu_free(struct gpu *g);

@@ -142,6 +142,9 @@ const struct cfg_opt gpu_config_opts[] = {
     O("warpsim_deadlock_cycles", CFG_U64, deadlock_cycles, "1000000", 1, 1e15,
       "stop when nothing progressed for this many core cycles"),
     O("gpgpu_max_cycle", CFG_U64, max_cycles, "0", 0, 1e18, "stop after this many core cycles (0: no limit)"),
+    O("warpsim_threads", CFG_UINT, threads, "1", 0, 256,
+      "host threads that tick the SMs in parallel, results identical for every count (0: one per CPU "
+      "core, at most one per 4 SMs)"),
     O("warpsim_lat_hist_bucket", CFG_UINT, lat_hist_bucket, "16", 1, 1000000, "lat_rt histogram bucket (cycles)"),
     O("warpsim_max_model_mib", CFG_UINT, max_model_mib, "4096", 1, 1048576,
       "host memory (MiB) the machine's structures may take (caches x SMs, L2 slices, queues); more is a "

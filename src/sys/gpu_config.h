@@ -130,6 +130,7 @@ struct gpu_config {
     unsigned stats_interval;        /* -warpsim_sample_interval: core cycles per time-series sample */
     uint64_t deadlock_cycles;       /* -warpsim_deadlock_cycles: watchdog (no progress for this long) */
     uint64_t max_cycles;            /* -gpgpu_max_cycle: stop the run after this many core cycles (0 = none) */
+    unsigned threads;               /* -warpsim_threads: host threads for the SMs (0: per CPU core) */
     unsigned lat_hist_bucket;       /* -warpsim_lat_hist_bucket: lat_rt histogram bucket width (cycles) */
     unsigned max_model_mib;         /* -warpsim_max_model_mib: host memory the machine may take (MiB) */
 };

@@ -87,7 +87,15 @@ struct gpu {
     struct gpu_config cfg;             /* deep copy: strings live in the arena */
     struct arena *arena;
     struct stats stats;
-    struct mem_req_pool pool;
+    struct mem_req_pool pool;          /* the partitions' requests (L2 write-backs) */
+    struct mem_req_pool *sm_pool;      /* [n_sms] each SM's own (mem_req.h) */
+    struct arena **sm_arena;           /* [n_sms] behind each SM's pool */
+    /* SMs ticked by several host threads (-warpsim_threads; docs/timing.md) */
+    struct workers *team;              /* NULL: one thread */
+    unsigned *due;                     /* [n_sms] SMs due in the core cycle being ticked */
+    unsigned ndue;
+    uint8_t *due_rc;                   /* [n_sms] sm_cycle_part's answer per SM */
+    sim_cycle par_now;
     struct addr_map map;
     unsigned n_sms, n_parts, n_chan;
     struct sm **sm;

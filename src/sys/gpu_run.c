@@ -38,8 +38,11 @@
 #include <time.h>
 
 #include "core/host_clock.h"
+#include "core/workers.h"
 
 #define PKT_HEADER_BYTES 8u
+/* fewer due SMs than this in a cycle are ticked on the calling thread: a round costs more */
+#define GPU_PAR_MIN_SMS 2u
 
 
 static inline uint32_t req_bytes(const struct mem_req *r)
@@ -167,6 +170,17 @@ static void settle_sms(struct gpu *g, sim_cycle upto)
 {
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_settle(g->sm[i], upto);
+}
+
+/* memory requests allocated and not yet retired, over every pool */
+static uint64_t reqs_in_flight(const struct gpu *g)
+{
+    uint64_t a = g->pool.allocated, r = g->pool.retired;
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        a += g->sm_pool[i].allocated;
+        r += g->sm_pool[i].retired;
+    }
+    return a - r;
 }
 
 static void fill_views(struct gpu *g)
@@ -403,6 +417,47 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     return moved;
 }
 
+/* A parallel round: member m ticks every n-th due SM up to where it touches shared state. */
+static void tick_sms_member(void *arg, unsigned m)
+{
+    struct gpu *g = arg;
+    unsigned n = workers_count(g->team);
+    for (unsigned j = m; j < g->ndue; j += n) {
+        unsigned i = g->due[j];
+        g->due_rc[i] = (uint8_t)sm_cycle_part(g->sm[i], g->par_now, true);
+    }
+}
+
+/* The due SMs' cycle on several threads (docs/timing.md): a parallel round ticks each SM until it
+   would touch state that SMs share (global memory, a call, a warp leaving: sm_cycle_part); then,
+   in SM order, the stopped ones finish.  What one SM does before stopping reads and writes only
+   its own state, so the result is the one of ticking the SMs one after the other. */
+static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
+{
+    g->ndue = 0;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        if (sm_due(g->sm[i], c))
+            g->due[g->ndue++] = i;
+    bool prog = false;
+    if (g->ndue < GPU_PAR_MIN_SMS) {   /* not worth a hand-off */
+        for (unsigned j = 0; j < g->ndue; j++)
+            prog |= sm_cycle(g->sm[g->due[j]], c);
+    } else {
+        g->par_now = c;
+        workers_run(g->team, tick_sms_member, g);
+        for (unsigned j = 0; j < g->ndue; j++) {
+            unsigned i = g->due[j];
+            if (g->due_rc[i] == SM_YIELDED)
+                prog |= sm_cycle_resume(g->sm[i], c);
+            else
+                prog |= g->due_rc[i] == SM_PROGRESS;
+        }
+    }
+    for (unsigned j = 0; j < g->ndue; j++)
+        sm_fold_counts(g->sm[g->due[j]], &g->grid->cnt);
+    return prog;
+}
+
 static bool tick_core(struct gpu *g, sim_cycle c)
 {
     bool prog = false;
@@ -410,9 +465,12 @@ static bool tick_core(struct gpu *g, sim_cycle c)
     if (g->next_cta < g->n_ctas)
         prog = dispatch(g, c);
     /* an SM with nothing due is not ticked: it accounts the cycle when it next ticks or settles */
-    for (unsigned i = 0; i < g->n_sms; i++)
-        if (sm_due(g->sm[i], c))
-            prog |= sm_cycle(g->sm[i], c);
+    if (g->team)
+        prog |= tick_sms_parallel(g, c);
+    else
+        for (unsigned i = 0; i < g->n_sms; i++)
+            if (sm_due(g->sm[i], c))
+                prog |= sm_cycle(g->sm[i], c);
     /* limits: the policy's update when due (its views count this cycle), then
        pausing / resuming.  Neither counts as progress: they only reorder
        issue, and a policy toggling them must not hide a deadlock. */
@@ -524,7 +582,7 @@ static void dump_state(struct gpu *g, FILE *f, sim_cycle now)
 {
     fprintf(f, "GPU state at core cycle %" PRIu64 ": %" PRIu64 " of %" PRIu64 " CTAs dispatched, %" PRIu64
                " memory requests in flight\n",
-            (uint64_t)now, g->next_cta, g->n_ctas, mem_req_in_flight(&g->pool));
+            (uint64_t)now, g->next_cta, g->n_ctas, reqs_in_flight(g));
     for (unsigned i = 0; i < g->n_sms; i++) {
         /* sm_dump writes one line (which names the SM); indent it, one newline */
         char *line = NULL;
@@ -575,7 +633,7 @@ static void fail_with_dump(struct gpu *g, sim_cycle now, const char *head, char 
 
 static bool all_done(const struct gpu *g)
 {
-    if (g->next_cta < g->n_ctas || mem_req_in_flight(&g->pool))
+    if (g->next_cta < g->n_ctas || reqs_in_flight(g))
         return false;
     for (unsigned i = 0; i < g->n_sms; i++)
         if (sm_busy(g->sm[i]))
@@ -823,7 +881,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 if (edge_time(g, d) < t_nat)
                     t_nat = edge_time(g, d);
             /* the core edge that will see the kernel complete must not be skipped */
-            if (!skip_ok || (g->next_cta >= g->n_ctas && mem_req_in_flight(&g->pool) == 0 && all_done(g)))
+            if (!skip_ok || (g->next_cta >= g->n_ctas && reqs_in_flight(g) == 0 && all_done(g)))
                 continue;
             sim_cycle deadline = deadlock ? last_progress + deadlock : SIM_NEVER;
             if (g->cta_next_update < deadline)   /* the policy's update runs at its cycle */
@@ -879,11 +937,16 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     gpu_locality_end(g);
     g->ctr_mem_req_alloc = g->pool.allocated;
     g->ctr_mem_req_retired = g->pool.retired;
-    if (rc == 0 && g->pool.allocated != g->pool.retired) {
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        g->ctr_mem_req_alloc += g->sm_pool[i].allocated;
+        g->ctr_mem_req_retired += g->sm_pool[i].retired;
+        sm_fold_counts(g->sm[i], &grid->cnt);
+    }
+    if (rc == 0 && g->ctr_mem_req_alloc != g->ctr_mem_req_retired) {
         snprintf(msg, n,
                  "internal error: memory request conservation violated after kernel '%s': %" PRIu64
                  " requests allocated, %" PRIu64 " retired",
-                 k->res.name, g->pool.allocated, g->pool.retired);
+                 k->res.name, g->ctr_mem_req_alloc, g->ctr_mem_req_retired);
         rc = -1;
     }
 

@@ -66,9 +66,37 @@ expect_rc 0 "rerun from the effective config" "$W" run bfs --size tiny --config 
 sed -n '/"timing": {/,/"host"/p' "$tmp/t.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/t.stats"
 sed -n '/"timing": {/,/"host"/p' "$tmp/u.json" | grep -v -E 'simulation_(rate|time)' >"$tmp/u.stats"
 cmp -s "$tmp/t.stats" "$tmp/u.stats" && [ -s "$tmp/t.stats" ] && ok || bad "effective config does not reproduce the statistics"
-# bench in timing mode
+# bench in timing mode: CPU-second rates first, then wall-second rates
 expect_rc 0 "bench timing" "$W" bench --size tiny --workloads vecadd
-grep -q "Kcycles/s" "$tmp/out" && grep -q "^vecadd *yes" "$tmp/out" && ok || bad "bench timing table"
+grep -q "sim_cpu_s .*sim_wall_s .*proc_cpu_s .*Kwarp/cpu_s .*Kwarp/wall_s .*Kcyc/cpu_s .*Kcyc/wall_s .*peak_MiB" \
+    "$tmp/out" && grep -q "^vecadd *yes" "$tmp/out" && ok || bad "bench timing table: $(head -3 "$tmp/out")"
+grep -q "^warpsim bench: timing simulation, .*threads: config default" "$tmp/out" && ok || bad "bench header: $(head -1 "$tmp/out")"
+# --json: the table as JSON on stdout (and nothing else there)
+expect_rc 0 "bench --json" "$W" bench --size tiny --workloads vecadd --json
+if command -v python3 >/dev/null; then
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "timing" and "threads" in d, d.keys()
+r = d["rows"][0]
+assert r["workload"] == "vecadd" and r["verified"] is True, r
+for k in ("warp_insns", "gpu_sim_cycle", "cpu_seconds", "simulation_seconds", "total_seconds", "proc_cpu_seconds",
+          "warp_insn_per_cpu_sec", "warp_insn_per_wall_sec", "cycles_per_cpu_sec", "cycles_per_wall_sec", "peak_rss_kib"):
+    assert k in r, k
+assert r["warp_insns"] > 0 and r["cpu_seconds"] > 0 and r["warp_insn_per_cpu_sec"] > 0, r
+assert d["rows"][-1]["workload"] == "total", d["rows"][-1]
+' "$tmp/out" && ok || bad "bench --json fields: $(head -c 300 "$tmp/out")"
+fi
+# --threads N is warpsim_threads=N for every run; a bad value is a usage error naming the option
+expect_rc 0 "bench --threads 2" "$W" bench --size tiny --workloads vecadd --threads 2 -o "$tmp/bench.json"
+grep -q "^warpsim bench: timing simulation, .*threads 2" "$tmp/out" && grep -q "^vecadd *yes" "$tmp/out" && ok ||
+    bad "bench --threads header: $(head -2 "$tmp/out")"
+grep -q '"threads": 2,' "$tmp/bench.json" && ok || bad "bench -o records the thread count"
+expect_rc 2 "bench --threads x" "$W" bench --size tiny --workloads vecadd --threads x
+expect_err "--threads" "bench --threads x names the option"
+expect_rc 2 "bench --threads -1" "$W" bench --size tiny --workloads vecadd --threads -1
+expect_err "--threads" "bench --threads -1 names the option"
+expect_rc 2 "bench --threads with --functional" "$W" bench --size tiny --workloads vecadd --functional --threads 2
 
 # a functional run writes JSON with the verification result and counters
 expect_rc 0 "run vecadd" "$W" run vecadd --size tiny --functional -o "$tmp/a.json"

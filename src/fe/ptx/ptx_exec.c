@@ -7,6 +7,7 @@
 #include "ptx_exec_int.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,14 +50,22 @@ void exec_insn_name(const struct ptx_insn *in, char *buf, size_t n)
         snprintf(buf + w, n - w, ".%s", ptx_type_name((enum ptx_type)in->type));
 }
 
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int exec_fail(struct ptx_warp *w, const struct ptx_insn *in, int lane, int err, const char *what,
               const char *detail)
 {
     struct ptx_grid *g = w->g;
     w->status = PTX_WARP_FAULT;
-    if (g->err) /* keep the first failure */
+    /* keep the first failure: in a cycle whose SMs run on several threads, the one of the
+       lowest SM, which a single thread would have met first */
+    pthread_mutex_lock(&fail_lock);
+    if (g->err && g->err_key <= w->cta->key) {
+        pthread_mutex_unlock(&fail_lock);
         return PTX_WARP_FAULT;
+    }
     g->err = err;
+    g->err_key = w->cta->key;
     const struct ptx_frame *fr = w->fp ? &w->frames[w->fp - 1] : NULL;
     if (lane < 0) {
         uint32_t m = w->sp ? w->simt[w->sp - 1].mask : 0;
@@ -78,6 +87,7 @@ int exec_fail(struct ptx_warp *w, const struct ptx_insn *in, int lane, int err, 
                      w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], c->ctaid[0], c->ctaid[1], c->ctaid[2]);
     if (detail && k > 0 && (size_t)k < sizeof g->msg)
         snprintf(g->msg + k, sizeof g->msg - (size_t)k, "\n%s", detail);
+    pthread_mutex_unlock(&fail_lock);
     return PTX_WARP_FAULT;
 }
 
@@ -402,12 +412,12 @@ static inline int exec_one(struct ptx_warp *w, struct warp_inst *wi)
     if (in->guard >= 0)
         m &= exec_pred_mask(fr->regs + (size_t)in->guard * PTX_WARP_SIZE, in->guard_neg);
 
-    struct ptx_grid *g = w->g;
+    struct ptx_counts *k = w->cta->cnt;
     unsigned pop = (unsigned)__builtin_popcount(issue);
-    g->warp_insns++;
-    g->thread_insns += pop;
-    g->iclass_warp[in->iclass]++;
-    g->iclass_thread[in->iclass] += pop;
+    k->warp_insns++;
+    k->thread_insns += pop;
+    k->iclass_warp[in->iclass]++;
+    k->iclass_thread[in->iclass] += pop;
     w->issued++;
     if (wi)
         wi_begin(wi, fr, in, pc, issue, m);
@@ -525,6 +535,7 @@ static void bc_fill(uint64_t *a, uint64_t v)
 int ptx_grid_init(struct ptx_grid *g)
 {
     g->err = PTX_EXEC_OK;
+    g->err_key = 0;
     g->msg[0] = '\0';
     g->thread_insns = g->warp_insns = g->ctas_done = 0;
     memset(g->iclass_warp, 0, sizeof g->iclass_warp);

@@ -114,6 +114,14 @@ void ptx_kinfo_free(struct ptx_kinfo *ki);
 int ptx_exec_check_calls(const struct ptx_module *m, struct ptx_error *err);
 
 /* ---- one launch ---------------------------------------------------------- */
+/* What executed instructions count.  Warps add to their CTA's block (ptx_cta.cnt): the grid's own,
+   or, when SMs are simulated by several threads, a block per SM that the timing model adds to the
+   grid's after each cycle. */
+struct ptx_counts {
+    uint64_t thread_insns, warp_insns;
+    uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
+};
+
 struct ptx_grid {
     /* inputs (filled by the caller before ptx_grid_init) */
     const struct ptx_module *mod;
@@ -145,8 +153,15 @@ struct ptx_grid {
     uint64_t lanemask[5][PTX_WARP_SIZE];   /* eq lt le gt ge */
 
     /* results */
-    uint64_t thread_insns, warp_insns, ctas_done;
-    uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
+    union {   /* the instruction counts as one block (ptx_cta.cnt) or by name */
+        struct ptx_counts cnt;
+        struct {
+            uint64_t thread_insns, warp_insns;
+            uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
+        };
+    };
+    uint64_t ctas_done;
+    uint32_t err_key;            /* who set err (ptx_cta.key): with several threads the lowest key wins */
     int err;                     /* enum ptx_exec_err */
     char msg[2048];
     /* addition (timing mode): the current core cycle, for %clock / %clock64;
@@ -253,6 +268,8 @@ struct ptx_cta {
     /* bytes allocated behind each buffer above (warps, regmem, localmem, parammem, simtmem,
        framemem, smem): ptx_cta_reuse keeps a buffer that is large enough */
     size_t cap[7];
+    struct ptx_counts *cnt;      /* where its warps count instructions (ptx_cta_reuse: the grid's) */
+    uint32_t key;                /* orders faults of one cycle across threads (the SM's id; 0 functional) */
 };
 
 /* Allocate a CTA for grid g (g initialised).  Returns 0 or -1 (host OOM). */

@@ -237,6 +237,8 @@ static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
 int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
 {
     c->g = g;
+    c->cnt = &g->cnt;
+    c->key = 0;
     const struct ptx_kinfo *ki = g->ki;
     uint64_t nw = g->cta_warps;
     c->nwarps = g->cta_warps;
