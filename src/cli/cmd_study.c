@@ -258,7 +258,15 @@ int st_phase(const struct st_opts *o, struct sw_list *l, size_t first, const cha
     for (size_t i = first; i < l->n; i++)
         if (l->r[i].state == SW_PENDING)
             sw_probe(&x, &l->r[i]);
+    /* what another study (or sweep) beside this one already ran is copied, also before --emit, so that the
+       jobs are only the runs nobody made and the next invocation finds the copies complete */
+    size_t reused = o->no_reuse ? 0 : sw_reuse(&x, o->dir, l, first, l->n - first, SW_REUSE_COPY);
     if (o->emit_format) {
+        if (reused) {
+            char from[2048];
+            sw_reuse_sources(l, first, l->n - first, from, sizeof from);
+            printf("%s: %zu runs reused from %s (copied into %s/)\n", label, reused, from, dir);
+        }
         size_t todo = 0;
         for (size_t i = 0; i < l->n; i++)
             todo += l->r[i].state == SW_PENDING;
@@ -325,6 +333,11 @@ void st_check(FILE *f, unsigned score[3], int verdict, const char *claim, const 
 
 int st_status(const struct st_opts *o, const struct sw_list *l)
 {
+    char from[2048];
+    size_t reused = sw_reuse_sources(l, 0, l->n, from, sizeof from);
+    if (reused)
+        printf("%zu of %zu runs reused from %s (copied into %s/runs/; --no-reuse runs them here instead)\n", reused,
+               l->n, from, o->dir);
     size_t bad = 0;
     for (size_t i = 0; i < l->n; i++)
         bad += st_m(l, (long)i) == NULL;
@@ -634,6 +647,10 @@ static void study_usage(FILE *f)
           "Each prints its tables and how close the result is to the seed's, and writes CSV files and\n"
           "the printed report into DIR (default results/study-NAME/; the runs under DIR/runs/).\n"
           "Runs are cached like `warpsim sweep`'s: running a study again only runs what is missing.\n"
+          "A run missing in DIR/runs/ but complete under the same name in a sibling directory,\n"
+          "DIR/../study-*/runs/ or DIR/../sweep-*/ (e.g. ctrlc's 16 KB, 64 KB and 32 KB runs from\n"
+          "l1-size), is copied from there instead of being run (state `reused` in runs.csv; a result\n"
+          "of an older simulator build is taken like a cached one: --no-reuse avoids it).\n"
           "\n"
           "options:\n"
           "  --size tiny|small|paper  input size (default: small)\n"
@@ -646,6 +663,7 @@ static void study_usage(FILE *f)
           "                           study with phases writes one phase at a time)\n"
           "  --skip-policy A,B        leave out the columns of these policies (to save time, or to\n"
           "                           see how the study reads without them)\n"
+          "  --no-reuse               never copy runs from sibling directories (run them here)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
@@ -668,6 +686,8 @@ int cmd_study(int argc, char **argv)
             return EXIT_OK;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
+        } else if (strcmp(a, "--no-reuse") == 0) {
+            o.no_reuse = 1;
         } else if (strcmp(a, "--emit") == 0) {
             if (!v || i + 2 >= argc || (strcmp(v, "parallel") != 0 && strcmp(v, "slurm") != 0)) {
                 fprintf(stderr, "warpsim study: --emit needs a format (parallel or slurm) and a file\n");

@@ -19,6 +19,9 @@ static void sweep_usage(FILE *f)
           ".timeseries.csv, .log); NAME is derived from the run's parameters, so running the same sweep\n"
           "again skips the runs whose result is complete (an interrupted sweep resumes).  At the end\n"
           "DIR/SWEEP.csv holds one row per run with its parameters and key statistics.\n"
+          "A run missing in DIR but complete under the same NAME beside it, in DIR/../study-*/runs/ or\n"
+          "DIR/../sweep-*/ (another study or sweep made it), is copied from there instead of being run\n"
+          "(state `reused`; a result of an older simulator build is taken like a cached one).\n"
           "\n"
           "grid (comma-separated lists; every combination is one run):\n"
           "  --workloads A,B          bundled workloads (required; see warpsim list)\n"
@@ -38,14 +41,18 @@ static void sweep_usage(FILE *f)
           "  -j, --jobs N             runs at a time (default: the number of CPUs)\n"
           "  --name SWEEP             name of the sweep (default: default)\n"
           "  -o, --out DIR            output directory (default: results/sweep-SWEEP)\n"
-          "  --list                   print the runs and whether each is done; run nothing\n"
-          "  --force                  run every run again, even those with a complete result\n"
+          "  --list                   print the runs and whether each is done, reusable or to run;\n"
+          "                           run and copy nothing\n"
+          "  --force                  run every run again, even those with a complete result (here or\n"
+          "                           in a sibling directory)\n"
+          "  --no-reuse               never copy runs from sibling directories (run them here)\n"
           "  --retry-failed           run again the runs whose result is not a verified success\n"
           "  --emit parallel|slurm FILE\n"
           "                           write the runs still to do as a job list for GNU parallel\n"
           "                           (`parallel -j N < FILE`) or as a Slurm job-array script\n"
-          "                           (`sbatch FILE`) instead of running them; the same sweep\n"
-          "                           command afterwards collects the results into the CSV\n"
+          "                           (`sbatch FILE`) instead of running them (reusable runs are\n"
+          "                           copied first, not written); the same sweep command\n"
+          "                           afterwards collects the results into the CSV\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run failed or did not verify (see its .log),\n"
@@ -91,7 +98,7 @@ int cmd_sweep(int argc, char **argv)
     size_t ndims = 0;
     const char *size = "small", *name = "default", *out = NULL, *emit_fmt = NULL, *emit_path = NULL;
     uint64_t seed = 0, jobs = 0;
-    int warps = 0, list_only = 0, force = 0, retry = 0, quiet = 0, rc = EXIT_USAGE;
+    int warps = 0, list_only = 0, force = 0, retry = 0, quiet = 0, no_reuse = 0, rc = EXIT_USAGE;
     if (!dims)
         return EXIT_SIM_ERROR;
     for (int i = 1; i < argc; i++) {
@@ -109,6 +116,8 @@ int cmd_sweep(int argc, char **argv)
             force = 1;
         } else if (strcmp(a, "--retry-failed") == 0) {
             retry = 1;
+        } else if (strcmp(a, "--no-reuse") == 0) {
+            no_reuse = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             quiet = 1;
         } else if (strcmp(a, "--emit") == 0) {
@@ -281,13 +290,24 @@ int cmd_sweep(int argc, char **argv)
             !(r->m.verified && strcmp(r->m.status, "WS_SUCCESS") == 0))
             r->state = SW_PENDING;
     }
+    /* runs another study or sweep beside this one made: copied (taken as they are), except for --list,
+       which only names them; --retry-failed takes only verified successes */
+    int reuse_flags = (list_only ? 0 : SW_REUSE_COPY) | (retry ? SW_REUSE_GOOD : 0);
+    size_t nreused = force || no_reuse ? 0 : sw_reuse(&x, dir, &l, 0, l.n, reuse_flags);
+    char from[2048];
+    sw_reuse_sources(&l, 0, l.n, from, sizeof from);
     if (list_only) {
         size_t ndone = 0;
         for (size_t i = 0; i < l.n; i++) {
-            printf("%-8s %s\n", l.r[i].state == SW_CACHED ? "done" : "todo", l.r[i].name);
-            ndone += l.r[i].state == SW_CACHED;
+            const struct sw_run *r = &l.r[i];
+            printf("%-8s %s\n", r->state == SW_CACHED ? "done" : r->reused_from ? "reuse" : "todo", r->name);
+            ndone += r->state == SW_CACHED;
         }
-        printf("%zu runs, %zu done, %zu to run; results in %s/\n", l.n, ndone, l.n - ndone, dir);
+        if (nreused)
+            printf("%zu runs, %zu done, %zu to reuse from %s, %zu to run; results in %s/\n", l.n, ndone, nreused,
+                   from, l.n - ndone - nreused, dir);
+        else
+            printf("%zu runs, %zu done, %zu to run; results in %s/\n", l.n, ndone, l.n - ndone, dir);
         rc = EXIT_OK;
         goto out;
     }
@@ -305,6 +325,8 @@ int cmd_sweep(int argc, char **argv)
             rc = EXIT_SIM_ERROR;
             goto out;
         }
+        if (nreused)
+            printf("%zu runs reused from %s (copied into %s/)\n", nreused, from, dir);
         printf("%d of %zu runs written to %s (%s); results will go to %s/\n", k, l.n, emit_path, emit_fmt, dir);
         if (k)
             printf("afterwards, the same warpsim sweep command (without --emit) writes the combined CSV\n");
@@ -322,6 +344,9 @@ int cmd_sweep(int argc, char **argv)
         rc = EXIT_SIM_ERROR;
         goto out;
     }
+    if (nreused)
+        printf("%zu runs reused from %s (copied into %s/; --no-reuse runs them here instead)\n", nreused, from,
+               dir);
     printf("%zu runs (%d without a verified result); combined results: %s\n", l.n, bad, csv);
     rc = bad ? EXIT_VERIFY_FAILED : EXIT_OK;
 out:

@@ -45,6 +45,7 @@ enum sw_state {
     SW_CACHED,        /* a complete result file existed: not run again */
     SW_RAN,           /* ran in this invocation (exit status in exit_code) */
     SW_NORESULT,      /* ran (or was found) without a complete result file */
+    SW_REUSED,        /* taken from another study's or sweep's directory (sw_reuse) */
 };
 
 /* The few numbers the studies and the combined CSV use, from the run's JSON. */
@@ -71,6 +72,8 @@ struct sw_run {
     int exit_code;              /* of the child (-1 = killed by a signal / not run) */
     double seconds;             /* wall time of the child */
     struct sw_metrics m;
+    const char *reused_from;    /* the runs directory its result was (or, with --list, would be)
+                                   copied from (sw_reuse), a string of the list; NULL = none */
 };
 
 struct sw_list {
@@ -106,6 +109,23 @@ void sw_path(const struct sw_exec *x, const struct sw_run *r, const char *suffix
 /* Read back a run's result (state SW_CACHED when complete).  Runs whose
    result is complete are never run again. */
 void sw_probe(const struct sw_exec *x, struct sw_run *r);
+/* Reuse of runs made by other studies and sweeps.  home is the directory of
+   this study or sweep (for a study DIR, whose runs are DIR/runs = x->dir; for
+   a sweep, DIR = x->dir); its siblings DIR/../study-* hold runs in runs/,
+   DIR/../sweep-* at their top.  For each run of l[first..first+count) still
+   SW_PENDING, the siblings are searched in name order for NAME.json complete
+   as sw_probe judges it (with SW_REUSE_GOOD only a verified success).  With
+   SW_REUSE_COPY the run's files are copied into x->dir (NAME.json last) and
+   the run becomes SW_REUSED with its metrics read back; without it (--list)
+   the run stays SW_PENDING and only reused_from is set.  A run whose copy
+   fails stays SW_PENDING (it runs).  Returns the number of runs found. */
+enum { SW_REUSE_COPY = 1, SW_REUSE_GOOD = 2 };
+size_t sw_reuse(const struct sw_exec *x, const char *home, struct sw_list *l, size_t first, size_t count,
+                int flags);
+/* Where the runs of l[first..first+count) with reused_from set came from:
+   "results/study-l1-size/runs" or "A (12), B (3)" into buf; returns their
+   number (0: buf is ""). */
+size_t sw_reuse_sources(const struct sw_list *l, size_t first, size_t count, char *buf, size_t n);
 /* Run every run of l[first..first+count) still SW_PENDING (the caller
    probes first, or does not, to force), `jobs` at a time, with a progress
    line, reading each result as its child ends.  Returns the number of runs in
@@ -136,6 +156,7 @@ struct st_opts {
     const char *emit_format, *emit_path;   /* write jobs instead of running (phase by phase) */
     const char *skip;           /* comma list of policy names whose columns are left out */
     int quiet;
+    int no_reuse;               /* --no-reuse: never take runs from sibling directories (sw_reuse) */
 };
 
 /* Column / row table printed as text and written as CSV. */
@@ -197,8 +218,10 @@ const char *st_missing(const struct sw_list *l, long idx);
 double st_norm(const struct sw_list *l, long idx, long base);
 /* A number with 2 decimals, or st_missing(l, idx) when v is not finite. */
 void st_cell(struct st_table *t, unsigned row, unsigned col, const struct sw_list *l, long idx, double v);
-/* After a study's tables: EXIT_OK, or EXIT_VERIFY_FAILED with a note on
-   stdout when some run of l has no verified result. */
+/* After a study's tables: a line on stdout naming the runs reused from
+   other directories in this invocation, if any; then EXIT_OK, or
+   EXIT_VERIFY_FAILED with a note on stdout when some run of l has no
+   verified result. */
 int st_status(const struct st_opts *o, const struct sw_list *l);
 /* One line of the comparison with the seed: verdict 1 agrees, 0 differs,
    -1 cannot tell (not enough results); counted in score[verdict + 1]. */

@@ -9,7 +9,10 @@
  * NAME.warps.csv (when asked) and NAME.log (the child's stdout and stderr).
  * A run is done when NAME.json is complete JSON with a "status": a run killed
  * half-way leaves no file or a truncated one, and is run again next time.
+ * A run missing here but complete under the same NAME in a sibling study's
+ * or sweep's directory is copied from there instead of being run (sw_reuse).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -324,6 +327,260 @@ static int sw_good(const struct sw_run *r)
     return r->m.ok && r->m.verified && strcmp(r->m.status, "WS_SUCCESS") == 0;
 }
 
+/* ---------------------------------------------------------------- reuse */
+
+/* The directory above dir, from the text of the path ("." for a bare name),
+   so that -o results/study-x looks in results/ even when study-x is a link. */
+static void sw_parent(const char *dir, char *buf, size_t n)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t len = strlen(tmp);
+    while (len > 1 && tmp[len - 1] == '/')
+        tmp[--len] = '\0';
+    char *slash = strrchr(tmp, '/');
+    const char *last = slash ? slash + 1 : tmp;
+    if (!*last || strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+        snprintf(buf, n, "%s/..", tmp);
+    else if (!slash)
+        snprintf(buf, n, ".");
+    else if (slash == tmp)
+        snprintf(buf, n, "/");
+    else {
+        *slash = '\0';
+        snprintf(buf, n, "%s", tmp);
+    }
+}
+
+static int sw_strcmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The runs directories beside home, in name order: PARENT/study-X/runs and
+   PARENT/sweep-X, home's own and x->dir left out.  Paths malloc'ed. */
+static size_t sw_siblings(const struct sw_exec *x, const char *home, char ***out)
+{
+    char parent[1024];
+    sw_parent(home, parent, sizeof parent);
+    *out = NULL;
+    DIR *d = opendir(parent);
+    if (!d)
+        return 0;
+    struct stat hs, xs;
+    int have_h = stat(home, &hs) == 0, have_x = stat(x->dir, &xs) == 0;
+    char **v = NULL;
+    size_t nv = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int study = strncmp(e->d_name, "study-", 6) == 0;
+        if ((!study && strncmp(e->d_name, "sweep-", 6) != 0) || !e->d_name[6])
+            continue;
+        char top[1400], runs[1500];
+        if (strcmp(parent, ".") == 0)
+            snprintf(top, sizeof top, "%s", e->d_name);
+        else
+            snprintf(top, sizeof top, "%s%s%s", parent, parent[strlen(parent) - 1] == '/' ? "" : "/", e->d_name);
+        snprintf(runs, sizeof runs, study ? "%s/runs" : "%s", top);
+        struct stat ts, rs;
+        if (stat(top, &ts) != 0 || !S_ISDIR(ts.st_mode) || stat(runs, &rs) != 0 || !S_ISDIR(rs.st_mode))
+            continue;
+        if ((have_h && ts.st_dev == hs.st_dev && ts.st_ino == hs.st_ino) ||
+            (have_x && rs.st_dev == xs.st_dev && rs.st_ino == xs.st_ino))
+            continue;   /* this study's or sweep's own directory */
+        if (nv == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nvv = realloc(v, nc * sizeof *nvv);
+            if (!nvv)
+                break;
+            v = nvv;
+            cap = nc;
+        }
+        if ((v[nv] = strdup(runs)) != NULL)
+            nv++;
+    }
+    closedir(d);
+    if (nv)
+        qsort(v, nv, sizeof *v, sw_strcmp);
+    *out = v;
+    return nv;
+}
+
+static int sw_write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* src copied to dst (created or truncated): 1, 0 when there is no src, -1 on error */
+static int sw_copy_file(const char *src, const char *dst)
+{
+    int in = open(src, O_RDONLY);
+    if (in < 0)
+        return errno == ENOENT ? 0 : -1;
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (out < 0) {
+        close(in);
+        return -1;
+    }
+    char buf[65536];
+    int rc = 1;
+    for (;;) {
+        ssize_t k = read(in, buf, sizeof buf);
+        if (k == 0)
+            break;
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = -1;
+            break;
+        }
+        if (sw_write_all(out, buf, (size_t)k) != 0) {
+            rc = -1;
+            break;
+        }
+    }
+    close(in);
+    if (close(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* Copy run r's files from the directory src into x->dir: the others first
+   (an own file that src lacks is removed, so nothing of an earlier attempt
+   stays beside the copy), then NAME.json from json (the text that was found
+   complete).  Until that last write the run has no complete result here. */
+static int sw_copy_run(const struct sw_exec *x, const struct sw_run *r, const char *src, const char *json,
+                       size_t len)
+{
+    static const char *const sfx[] = {".config", ".log", ".timeseries.csv", ".warps.csv"};
+    char from[1400], to[1400];
+    sw_path(x, r, ".json", to, sizeof to);
+    if (unlink(to) != 0 && errno != ENOENT)
+        return -1;
+    for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+        snprintf(from, sizeof from, "%s/%s%s", src, r->name, sfx[k]);
+        sw_path(x, r, sfx[k], to, sizeof to);
+        int c = sw_copy_file(from, to);
+        if (c < 0 || (c == 0 && unlink(to) != 0 && errno != ENOENT))
+            return -1;
+    }
+    sw_path(x, r, ".json", to, sizeof to);
+    int fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+        return -1;
+    int rc = sw_write_all(fd, json, len);
+    if (close(fd) != 0)
+        rc = -1;
+    if (rc != 0)
+        unlink(to);
+    return rc;
+}
+
+size_t sw_reuse(const struct sw_exec *x, const char *home, struct sw_list *l, size_t first, size_t count,
+                int flags)
+{
+    size_t end = first + count > l->n ? l->n : first + count, pending = 0;
+    for (size_t i = first; i < end; i++)
+        pending += l->r[i].state == SW_PENDING;
+    if (!pending || !home)
+        return 0;
+    char **src;
+    size_t ns = sw_siblings(x, home, &src), found = 0;
+    int made = 0;
+    for (size_t i = first; i < end && ns; i++) {
+        struct sw_run *r = &l->r[i];
+        if (r->state != SW_PENDING)
+            continue;
+        for (size_t s = 0; s < ns; s++) {
+            char path[1400];
+            size_t len = 0;
+            snprintf(path, sizeof path, "%s/%s.json", src[s], r->name);
+            char *text = sw_read_file(path, &len);
+            int complete = text && jr_valid(text) && jr_lookup(text, "status") != NULL;   /* as sw_probe */
+            if (complete && (flags & SW_REUSE_GOOD)) {
+                struct sw_run t;
+                sw_read_metrics(text, &t.m);
+                complete = sw_good(&t);
+            }
+            if (!complete) {
+                free(text);
+                continue;
+            }
+            if (!(flags & SW_REUSE_COPY)) {   /* --list: only say where it would come from */
+                r->reused_from = sw_str(l, src[s]);
+                found++;
+                free(text);
+                break;
+            }
+            if (!made) {   /* once: 1 made, -1 failed (then every run runs, and fails to write there) */
+                made = sw_mkdirs(x->dir) == 0 ? 1 : -1;
+                if (made < 0)
+                    fprintf(stderr, "warpsim: cannot create %s: %s\n", x->dir, strerror(errno));
+            }
+            if (made > 0 && sw_copy_run(x, r, src[s], text, len) != 0) {
+                fprintf(stderr, "warpsim: cannot copy run %s from %s/ into %s/ (%s); it runs instead\n", r->name,
+                        src[s], x->dir, strerror(errno));
+            } else if (made > 0) {
+                sw_probe(x, r);   /* the copy's metrics, read back as for a cached run */
+                if (r->state == SW_CACHED) {
+                    r->state = SW_REUSED;
+                    r->reused_from = sw_str(l, src[s]);
+                    found++;
+                }
+            }
+            free(text);
+            break;
+        }
+    }
+    for (size_t s = 0; s < ns; s++)
+        free(src[s]);
+    free(src);
+    return found;
+}
+
+size_t sw_reuse_sources(const struct sw_list *l, size_t first, size_t count, char *buf, size_t n)
+{
+    size_t end = first + count > l->n ? l->n : first + count;
+    const char *src[32];
+    size_t cnt[32], ns = 0, total = 0;
+    for (size_t i = first; i < end; i++) {
+        const char *f = l->r[i].reused_from;
+        if (!f)
+            continue;
+        total++;
+        size_t k = 0;
+        while (k < ns && strcmp(src[k], f) != 0)
+            k++;
+        if (k == ns && ns < 32) {
+            src[ns] = f;
+            cnt[ns++] = 0;
+        }
+        if (k < ns)
+            cnt[k]++;
+    }
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t k = 0; k < ns; k++) {
+        int w = ns == 1 ? snprintf(used < n ? buf + used : NULL, used < n ? n - used : 0, "%s", src[k])
+                        : snprintf(used < n ? buf + used : NULL, used < n ? n - used : 0, "%s%s (%zu)",
+                                   k ? ", " : "", src[k], cnt[k]);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    return total;
+}
+
 /* ---------------------------------------------------------------- children */
 
 int sw_argv(const struct sw_exec *x, const struct sw_run *r, char **argv, int max, char *buf, size_t n)
@@ -435,19 +692,32 @@ int sw_execute(const struct sw_exec *x, struct sw_list *l, size_t first, size_t 
         return -1;
     }
     size_t end = first + count > l->n ? l->n : first + count;
-    size_t todo = 0, cached = 0;
+    size_t todo = 0, cached = 0, reused = 0;
     for (size_t i = first; i < end; i++) {
         if (l->r[i].state == SW_PENDING)
             todo++;
+        else if (l->r[i].state == SW_REUSED)
+            reused++;
         else
             cached++;
     }
     unsigned jobs = x->jobs ? x->jobs : 1;
     const char *label = x->label ? x->label : "sweep";
     int tty = isatty(2);
-    if (!x->quiet)
+    if (!x->quiet && reused) {
+        char from[2048];
+        sw_reuse_sources(l, first, end - first, from, sizeof from);
+        fprintf(stderr, "[%s] %zu runs: %zu done before, %zu reused from %s, %zu to run, %u at a time, results in "
+                        "%s/\n",
+                label, end - first, cached, reused, from, todo, jobs, x->dir);
+        for (size_t i = first; i < end && !tty; i++)
+            if (l->r[i].state == SW_REUSED)
+                fprintf(stderr, "[%s] %s reused from %s/\n", label, l->r[i].name,
+                        l->r[i].reused_from ? l->r[i].reused_from : "?");
+    } else if (!x->quiet) {
         fprintf(stderr, "[%s] %zu runs: %zu done before, %zu to run, %u at a time, results in %s/\n", label,
                 end - first, cached, todo, jobs, x->dir);
+    }
     struct { pid_t pid; size_t idx; double t0; } slot[256];
     if (jobs > 256)
         jobs = 256;
@@ -573,6 +843,7 @@ static const char *sw_state_name(const struct sw_run *r)
     case SW_CACHED: return "cached";
     case SW_RAN: return "ran";
     case SW_NORESULT: return "no_result";
+    case SW_REUSED: return "reused";
     }
     return "?";
 }

@@ -2,7 +2,8 @@
 # `warpsim sweep` and `warpsim study`: grid expansion and run names, resume
 # (complete results are skipped, missing or truncated ones rerun), the job
 # lists for GNU parallel and Slurm, failures, a tiny real sweep (2 workloads x
-# 2 policies) and the studies' plumbing at tiny size (docs/studies.md).
+# 2 policies), the studies' plumbing at tiny size and the reuse of a sibling
+# study's or sweep's runs (docs/studies.md).
 # Usage: sweep_test.sh WARPSIM_BINARY SOURCE_DIR
 . "$(dirname "$0")/testlib.sh"
 cd "$tmp" || exit 1
@@ -248,5 +249,74 @@ grep -q "^agreement with the seed: [0-9] of 9 comparisons agree" "$tmp/out" && o
 expect_rc 0 "study cawa emit" "$W" study cawa --workloads kmeans --size tiny -o s5 --emit parallel wj.txt
 [ "$(wc -l <wj.txt)" -eq 7 ] && grep -q -- "--warp-sched cawa" wj.txt && grep -q "warpsim_l1d_repl=cacp" wj.txt \
     && ok || bad "cawa emit: 7 runs: $(cat wj.txt)"
+
+
+# ---- reuse: a run missing here but complete in a sibling study-*/runs/ or sweep-*/ is copied, not run ----
+mkdir -p r
+expect_rc 0 "study l1-size (source of reuse)" "$W" study l1-size --workloads kmeans --size tiny -j 1 \
+    -o r/study-l1
+b=kmeans_tiny_c-gtx480   # the 16 KB baseline, shared
+b32=$(cd r/study-l1/runs && ls ${b}_gpgpu_cache-dl1=64-*.json | sed 's/\.json$//')   # the 32 KB one, shared
+# --emit: the reusable runs are copied first, only the others are written (phase 1 is all copied, so the
+# same invocation goes on to phase 2; study-x-em sorts after study-l1, which stays the first source below)
+expect_rc 0 "study ctrlc --emit beside l1-size" "$W" study ctrlc --workloads kmeans --size tiny -o r/study-x-em \
+    --emit parallel r/em.txt
+[ "$(wc -l <r/em.txt)" -eq 4 ] && ! grep -q "gpgpu_cache" r/em.txt && ok \
+    || bad "emit: the 4 runs to make: $(cat r/em.txt)"
+cmp -s "r/study-l1/runs/$b32.json" "r/study-x-em/runs/$b32.json" \
+    && cmp -s "r/study-l1/runs/$b.log" "r/study-x-em/runs/$b.log" && ok || bad "emit copied the reusable runs"
+expect_rc 0 "study ctrlc beside it" "$W" study ctrlc --workloads kmeans --size tiny -j 1 -o r/study-cc
+[ -n "$b32" ] && [ -s "r/study-cc/runs/$b32.json" ] && ok || bad "ctrlc has l1-size's 32 KB run: $(ls r/study-cc/runs)"
+grep -q "^$b,.*,reused,,WS_SUCCESS,1," r/study-cc/runs.csv \
+    && grep -q "^$b32,.*,reused,,WS_SUCCESS,1," r/study-cc/runs.csv && ok \
+    || bad "shared runs are reused in runs.csv: $(cat r/study-cc/runs.csv)"
+[ "$(grep -c ',reused,' r/study-cc/runs.csv)" -eq 2 ] && [ "$(grep -c ',ran,0,' r/study-cc/runs.csv)" -eq 4 ] && ok \
+    || bad "ctrlc: 2 runs reused, 4 ran: $(cut -c1-60 r/study-cc/runs.csv)"
+grep -q "1 runs: 0 done before, 1 reused from r/study-l1/runs, 0 to run" "$tmp/err" && ok \
+    || bad "progress names the reuse: $(head -3 "$tmp/err")"
+grep -q "\] $b reused from r/study-l1/runs/$" "$tmp/err" && ok || bad "progress line of the reused run"
+grep -q "^2 of 6 runs reused from r/study-l1/runs " "$tmp/out" && ok || bad "summary line: $(tail -2 "$tmp/out")"
+for f in "$b" "$b32"; do
+    for x in json config log timeseries.csv; do
+        [ -f "r/study-cc/runs/$f.$x" ] && [ ! -L "r/study-cc/runs/$f.$x" ] \
+            && cmp -s "r/study-l1/runs/$f.$x" "r/study-cc/runs/$f.$x" && ok || bad "copy of $f.$x"
+    done
+done
+# no child ran for them: a run writes its own output paths into its log
+grep -q "r/study-l1/runs/$b" "r/study-cc/runs/$b.log" && ok || bad "the reused log is l1-size's"
+# the next time they are this study's own (cached); --no-reuse runs them in a fresh sibling
+expect_rc 0 "study ctrlc again" "$W" study ctrlc --workloads kmeans --size tiny -j 1 -o r/study-cc
+[ "$(grep -c ',cached,' r/study-cc/runs.csv)" -eq 6 ] && ! grep -q "runs reused" "$tmp/out" && ok \
+    || bad "copies are cached the next time: $(cut -c1-60 r/study-cc/runs.csv)"
+expect_rc 0 "study ctrlc --no-reuse" "$W" study ctrlc --workloads kmeans --size tiny -j 1 -o r/study-nr --no-reuse
+[ "$(grep -c ',ran,0,' r/study-nr/runs.csv)" -eq 6 ] && ! grep -q ',reused,' r/study-nr/runs.csv && ok \
+    || bad "--no-reuse runs everything: $(cut -c1-60 r/study-nr/runs.csv)"
+grep -q "r/study-nr/runs/$b" "r/study-nr/runs/$b.log" && ok || bad "--no-reuse: the baseline ran here"
+cmp -s "r/study-l1/runs/$b.json" "r/study-nr/runs/$b.json" && bad "--no-reuse copied the result" || ok
+# sweeps: --list says reuse, a sweep's runs (at the top of sweep-*/) are found too, --force runs everything
+expect_rc 0 "sweep --list beside the studies" "$W" sweep --workloads kmeans,vecadd --configs gtx480 --size tiny -j 1 \
+    -o r/sweep-a --list
+grep -q "^reuse  *$b$" "$tmp/out" && grep -q "^todo  *vecadd_tiny_c-gtx480$" "$tmp/out" \
+    && grep -q "^2 runs, 0 done, 1 to reuse from r/study-cc/runs, 1 to run" "$tmp/out" && ok \
+    || bad "--list shows the reusable run: $(cat "$tmp/out")"
+[ ! -e r/sweep-a ] && ok || bad "--list copied something"
+expect_rc 0 "sweep beside the studies" "$W" sweep --workloads kmeans,vecadd --configs gtx480 --size tiny -j 1 \
+    -o r/sweep-a --name a
+[ "$(csv_col r/sweep-a/a.csv state | tr '\n' ' ')" = "reused ran " ] && ok || bad "sweep states: $(cat r/sweep-a/a.csv)"
+[ "$(csv_col r/sweep-a/a.csv exit_code | tr '\n' ' ')" = " 0 " ] && ok || bad "a reused run has no exit code"
+grep -q "^1 runs reused from r/study-cc/runs " "$tmp/out" && ok || bad "sweep summary: $(cat "$tmp/out")"
+expect_rc 0 "second sweep" "$W" sweep --workloads vecadd --configs gtx480 --size tiny -j 1 -o r/sweep-b --name b
+[ "$(csv_col r/sweep-b/b.csv state)" = "reused" ] \
+    && cmp -s r/sweep-a/vecadd_tiny_c-gtx480.log r/sweep-b/vecadd_tiny_c-gtx480.log && ok \
+    || bad "a sweep's run is reused from sweep-a/: $(cat r/sweep-b/b.csv)"
+expect_rc 0 "sweep --no-reuse" "$W" sweep --workloads vecadd --configs gtx480 --size tiny -j 1 -o r/sweep-c --name c \
+    --no-reuse
+[ "$(csv_col r/sweep-c/c.csv state)" = "ran" ] && ok || bad "sweep --no-reuse runs it"
+rm -r r/sweep-c
+expect_rc 0 "sweep --force" "$W" sweep --workloads vecadd --configs gtx480 --size tiny -j 1 -o r/sweep-c --name c \
+    --force
+[ "$(csv_col r/sweep-c/c.csv state)" = "ran" ] && ok || bad "sweep --force runs it"
+"$W" sweep --help | grep -q -- "--no-reuse" && "$W" study --help | grep -q -- "--no-reuse" && ok \
+    || bad "--help: --no-reuse"
 
 finish
