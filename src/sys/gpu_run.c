@@ -417,14 +417,16 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     return moved;
 }
 
-/* A parallel round: member m ticks every n-th due SM up to where it touches shared state. */
+/* A parallel round: member m ticks its due SMs (i mod n == m: an SM stays with one thread, and its
+   state in that core's cache) up to where they touch shared state. */
 static void tick_sms_member(void *arg, unsigned m)
 {
     struct gpu *g = arg;
     unsigned n = workers_count(g->team);
-    for (unsigned j = m; j < g->ndue; j += n) {
+    for (unsigned j = 0; j < g->ndue; j++) {
         unsigned i = g->due[j];
-        g->due_rc[i] = (uint8_t)sm_cycle_part(g->sm[i], g->par_now, true);
+        if (i % n == m)
+            g->due_rc[i] = (uint8_t)sm_cycle_part(g->sm[i], g->par_now, true);
     }
 }
 
