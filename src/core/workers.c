@@ -121,11 +121,11 @@ void workers_free(struct workers *w)
 
 unsigned workers_count(const struct workers *w) { return w ? w->n : 1; }
 
-void workers_run(struct workers *w, workers_fn fn, void *arg)
+unsigned workers_run(struct workers *w, workers_fn fn, void *arg)
 {
     if (!w || w->n <= 1) {
         fn(arg, 0);
-        return;
+        return 0;
     }
     w->fn = fn;
     w->arg = arg;
@@ -137,12 +137,15 @@ void workers_run(struct workers *w, workers_fn fn, void *arg)
         pthread_mutex_unlock(&w->mu);
     }
     fn(arg, 0);
-    unsigned spins = 0;
+    unsigned spins = 0, yields = 0;
     while (atomic_load(&w->done) != w->n - 1) {
         cpu_relax();
-        if ((++spins & WORKERS_YIELD_MASK) == 0)
+        if ((++spins & WORKERS_YIELD_MASK) == 0) {
             sched_yield();   /* a member was descheduled: let it run */
+            yields++;
+        }
     }
+    return yields;
 }
 
 unsigned workers_cpus(void)

@@ -17,8 +17,9 @@ void workers_free(struct workers *w);
 unsigned workers_count(const struct workers *w);
 /* fn(arg, m) on every member m = 0..n-1 (0 on the calling thread); returns when all are done.
    What the members wrote is visible to the caller afterwards, and what the caller wrote before
-   is visible to them. */
-void workers_run(struct workers *w, workers_fn fn, void *arg);
+   is visible to them.  Returns how often the caller gave its core away while it waited for a
+   member (0 when they kept pace): a sign that the team has fewer free cores than members. */
+unsigned workers_run(struct workers *w, workers_fn fn, void *arg);
 /* The number of CPUs this process may run on (at least 1). */
 unsigned workers_cpus(void);
 

@@ -147,8 +147,12 @@ struct sm {
     struct mem_req_pool *pool;
     struct arena *arena;
     struct cache *l1d, *l1i, *l1c, *l1t;
+    /* the queues the interconnect side reads every cycle, away from what the SM writes every cycle
+       (its metrics): with several threads the two sides run on different cores */
+    char queue_gap0_[64];
     struct fifo out;                    /* requests to the interconnect */
     struct fifo reply;                  /* replies from it, one processed per cycle */
+    char queue_gap1_[64];
     struct sm_metrics m;
     sm_warp_done_fn done_fn;
     void *done_user;

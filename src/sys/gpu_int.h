@@ -96,6 +96,8 @@ struct gpu {
     unsigned ndue;
     uint8_t *due_rc;                   /* [n_sms] sm_cycle_part's answer per SM */
     sim_cycle par_now;
+    sim_cycle par_off_until;           /* until then the SMs tick on the main thread (other load) */
+    unsigned par_rounds, par_slow_rounds;
     struct addr_map map;
     unsigned n_sms, n_parts, n_chan;
     struct sm **sm;

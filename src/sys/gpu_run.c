@@ -43,6 +43,11 @@
 #define PKT_HEADER_BYTES 8u
 /* fewer due SMs than this in a cycle are ticked on the calling thread: a round costs more */
 #define GPU_PAR_MIN_SMS 2u
+/* parallel rounds are judged in windows of this many; when more than one in 16 of a window made
+   the main thread give its core away while it waited, the SMs are ticked on the main thread for
+   the next GPU_PAR_BACKOFF core cycles */
+#define GPU_PAR_WINDOW 1024u
+#define GPU_PAR_BACKOFF 65536u
 
 
 static inline uint32_t req_bytes(const struct mem_req *r)
@@ -441,12 +446,20 @@ static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
         if (sm_due(g->sm[i], c))
             g->due[g->ndue++] = i;
     bool prog = false;
-    if (g->ndue < GPU_PAR_MIN_SMS) {   /* not worth a hand-off */
+    if (g->ndue < GPU_PAR_MIN_SMS || c < g->par_off_until) {   /* not worth a hand-off */
         for (unsigned j = 0; j < g->ndue; j++)
             prog |= sm_cycle(g->sm[g->due[j]], c);
     } else {
         g->par_now = c;
-        workers_run(g->team, tick_sms_member, g);
+        g->par_slow_rounds += workers_run(g->team, tick_sms_member, g) > 0;
+        /* A member that does not keep pace has no core of its own (other load): rounds would wait
+           for the host's scheduler, many times slower than one thread.  Tick on this thread for a
+           while, then try again; either way the results are the same. */
+        if (++g->par_rounds == GPU_PAR_WINDOW) {
+            if (g->par_slow_rounds > GPU_PAR_WINDOW / 16)
+                g->par_off_until = c + GPU_PAR_BACKOFF;
+            g->par_rounds = g->par_slow_rounds = 0;
+        }
         for (unsigned j = 0; j < g->ndue; j++) {
             unsigned i = g->due[j];
             if (g->due_rc[i] == SM_YIELDED)
