@@ -120,7 +120,9 @@ static uint8_t sm_check(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycl
     }
     sm_fetch_update(w, now);
     if (w->ib_count == 0) {
-        w->wake_at = w->fetch_state == SMF_DECODE ? w->ib_ready_at : w->fetch_state == SMF_IMISS ? SIM_NEVER : 0;
+        /* decoding: the instructions arrive at ib_ready_at; otherwise (a fetch not yet started or an
+           I-cache miss) the fetch stage wakes the warp when it delivers (sm_fetch_deliver) */
+        w->wake_at = w->fetch_state == SMF_DECODE ? w->ib_ready_at : SIM_NEVER;
         return STALL_FETCH;
     }
     if (!w->nx_valid) {
