@@ -7,6 +7,7 @@
 #                in the two gcc optimised builds only), and a short run of every fuzz harness
 #   make ptx     regenerate workloads/*/*.ptx and *.ptxas with nvcc/ptxas (needs the CUDA toolkit)
 #   make bench   timing-model speed benchmark (make bench-functional: the functional executor)
+#   make tsan    ThreadSanitizer build and the thread tests (minutes)
 #   make test-slow   also the small-size workload runs (minutes)
 
 BUILD       ?= build
@@ -16,7 +17,7 @@ BUILD_CLANG ?= build-clang
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-san build-release build-clang build-matrix run test test-slow bench bench-functional ptx clean fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build build-san build-release build-clang build-matrix run test test-slow tsan bench bench-functional ptx clean fuzz fuzz-build fuzz-smoke
 
 all: build
 
@@ -65,6 +66,15 @@ build-matrix: deps
 	    if [ -n "$(MATRIX_TEST)" ]; then (cd $$d && ctest -j $(JOBS) -LE slow --output-on-failure | tail -3); fi; \
 	done; done
 
+# ThreadSanitizer build (build-tsan/) and the thread tests in it: no data race may be reported while the
+# SMs tick on several threads (docs/timing.md, "Threads").  Minutes; not part of make test.
+BUILD_TSAN ?= build-tsan
+tsan: deps
+	@cmake -S . -B $(BUILD_TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS=-fsanitize=thread \
+	    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+	@cmake --build $(BUILD_TSAN) -j $(JOBS)
+	cd $(BUILD_TSAN) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -LE slow -R "^threads_|test_workers"
+
 bench: build
 	./$(BUILD)/warpsim bench
 
@@ -89,7 +99,7 @@ workloads/%.ptx: workloads/%.cu
 	   | sed 's/^ptxas info *: *//' > $(@:.ptx=.ptxas)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_REL) $(BUILD_CLANG) $(MATRIX_DIR) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_REL) $(BUILD_CLANG) $(BUILD_TSAN) $(MATRIX_DIR) $(BUILD_FUZZ)
 
 # ---- fuzzing (docs/fuzzing.md): libFuzzer harnesses of tests/fuzz, built with clang in $(BUILD_FUZZ) ----
 #   make fuzz FUZZ_SECONDS=60   every harness for FUZZ_SECONDS, one after the other; exit 1 if one found something
