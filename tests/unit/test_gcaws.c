@@ -435,6 +435,7 @@ TEST(sm_derives_block_lengths_from_the_ptx)
     sm_kernel_end(s);
     CHECK(s->bb_len == NULL);
     CHECK(!sm_policy_sample(s, &v));           /* no kernel bound */
+    sm_release(s);                             /* the CTA buffers kept between kernels */
     ptx_mem_destroy(&mem);
     ptx_kinfo_free(&ki);
     ptx_module_free(m);

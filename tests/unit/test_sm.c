@@ -123,7 +123,7 @@ static int rig_open(struct rig *r, const char *ptx, unsigned threads, unsigned c
 
 static void rig_close(struct rig *r)
 {
-    sm_kernel_end(r->sm);
+    sm_release(r->sm);   /* the kernel's state and the CTA buffers it keeps between kernels */
     ptx_mem_destroy(&r->mem);
     ptx_kinfo_free(&r->ki);
     ptx_module_free(r->m);
