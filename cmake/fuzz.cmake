@@ -13,7 +13,7 @@
 option(WARPSIM_FUZZ "Build the libFuzzer harnesses fuzz_<target> (needs clang)" OFF)
 
 set(WS_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
-set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph)
+set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph trace)
 set(WS_FUZZ_EXTRA_ptx_exec ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
 set(WS_FUZZ_EXTRA_ptx_timing ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
 

@@ -7,6 +7,9 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc    >/dev/null 2>&1 || need+=(gcc)
 command -v make  >/dev/null 2>&1 || need+=(make)
 command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds and tests with clang
+# CPU instruction traces (src/cpu/trace.c) are read and written with zlib and liblzma
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+[ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
 # libasan/libubsan come with gcc on Debian; nothing else is needed to build or test.
 # `scripts/deps.sh fuzz` (make fuzz): also clang and libFuzzer's runtime (libclang-rt-N-dev, N = clang's major)
 if [ "${1:-}" = fuzz ]; then

@@ -17,6 +17,7 @@ static void usage(FILE *f)
           "  bench           measure simulation speed on the bundled workloads\n"
           "  sweep           run a grid of workloads x configs x policies x parameters in parallel\n"
           "  study NAME      reproduce a seed study (dyncta, las, caws) and compare with the paper\n"
+          "  trace info FILE summarise a ChampSim CPU instruction trace (plain, gzip or xz)\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);
@@ -45,8 +46,10 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "study") == 0)
         return cmd_study(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return cmd_trace(argc - 1, argv + 1);
     fprintf(stderr,
-            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study; see warpsim --help)\n",
+            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace; see warpsim --help)\n",
             cmd);
     return EXIT_USAGE;
 }

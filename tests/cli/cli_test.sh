@@ -137,4 +137,30 @@ grep -q -- "--threads" "$tmp/err" && ok || bad "--threads error names the option
 # the unmodified PTX through --ptx runs and verifies
 expect_rc 0 "run with --ptx" "$W" run vecadd --size tiny --functional --ptx "$SRC/workloads/vecadd/vecadd.ptx"
 
+# ---- trace info: ChampSim instruction traces (docs/traces.md) ----
+expect_rc 0 "trace --help" "$W" trace --help
+grep -q "ChampSim" "$tmp/out" && ok || bad "trace --help names ChampSim"
+expect_rc 2 "trace without a subcommand" "$W" trace
+if command -v python3 >/dev/null && command -v gzip >/dev/null; then
+    # 100 records: a branch every 5th (every 10th taken), a store every 4th to its own line,
+    # a load every 3rd 8 bytes x i apart (13 lines): 25 + 13 distinct lines
+    python3 - "$tmp/t.trace" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'wb') as f:
+    for i in range(100):
+        f.write(struct.pack('<QBB2B4B2Q4Q', 0x400000 + 4 * i, int(i % 5 == 0), int(i % 10 == 0), 1, 0, 2, 3, 0, 0,
+                            0x1000 + 64 * i if i % 4 == 0 else 0, 0, 0x8000 + 8 * i if i % 3 == 0 else 0, 0, 0, 0))
+PY
+    gzip -k "$tmp/t.trace"
+    expect_rc 0 "trace info plain + gzip" "$W" trace info "$tmp/t.trace" "$tmp/t.trace.gz"
+    [ "$(grep -c '^  records  *100$' "$tmp/out")" -eq 2 ] && ok || bad "trace info record counts: $(grep records "$tmp/out")"
+    grep -q '^  compression  *gzip$' "$tmp/out" && ok || bad "trace info detects gzip"
+    grep -q '^  branches  *20 (taken 10)$' "$tmp/out" && ok || bad "trace info branches: $(grep branches "$tmp/out")"
+    grep -q '^  loads  *34 ' "$tmp/out" && grep -q '^  stores  *25 ' "$tmp/out" && ok || bad "trace info loads/stores"
+    grep -q '^  lines  *38 ' "$tmp/out" && ok || bad "trace info distinct lines: $(grep lines "$tmp/out")"
+    head -c 1000 "$tmp/t.trace" >"$tmp/short.trace"
+    expect_rc 2 "trace info on a truncated trace" "$W" trace info "$tmp/short.trace"
+    expect_err "$tmp/short.trace: record 15 is truncated (40 of 64 bytes)" "truncated trace message"
+fi
+
 finish

@@ -8,6 +8,8 @@
 #   config      configs/*.config; a preset that includes another (-config X) becomes
 #               "preset with the include renamed other.config" NUL "X", the harness's two-file form
 #   graph       workloads/bfs/data/*.graph and a few small graphs written here
+#   trace       small ChampSim traces written here: plain, gzip and xz (when gzip/xz are installed),
+#               a truncated one, an empty one
 #
 # and for every target tests/fuzz/seeds/<target>/* (hand-made seeds) and
 # tests/fuzz/regressions/<target>/* (every crash found so far).  Files already in DEST/<target>
@@ -20,7 +22,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dest=$1
-targets="ptx_load ptx_exec ptx_timing config graph"
+targets="ptx_load ptx_exec ptx_timing config graph trace"
 for t in $targets; do
     mkdir -p "$dest/$t"
 done
@@ -55,6 +57,25 @@ for f in "$root"/configs/*.config; do
         cp "$f" "$dest/config/preset-$n.config"
     fi
 done
+
+# ---- ChampSim traces (64-byte records: ip, branch flags, registers, memory addresses) ---------
+trace_rec() {   # trace_rec IP_BYTE BRANCH TAKEN LOAD_BYTE STORE_BYTE: one 64-byte record, little-endian
+    z8='\0\0\0\0\0\0\0\0'
+    printf "\x$1\x10\x40\0\0\0\0\0"                   # ip
+    printf "\x$2\x$3\x01\x00\x02\x03\x00\x00"        # is_branch, branch_taken, 2 destination + 4 source registers
+    printf "\x$5\x20\0\0\0\0\0\0$z8"                 # destination memory [2]
+    printf "\x$4\x30\0\0\0\0\0\0$z8$z8$z8"           # source memory [4]
+}
+{ trace_rec 00 00 00 40 00; trace_rec 04 01 01 00 00; trace_rec 08 00 00 00 80; trace_rec 0c 01 00 c0 c0; } \
+    > "$dest/trace/gen-4.trace"
+head -c 100 "$dest/trace/gen-4.trace" > "$dest/trace/gen-truncated.trace"
+: > "$dest/trace/gen-empty.trace"
+if command -v gzip >/dev/null 2>&1; then
+    gzip -c "$dest/trace/gen-4.trace" > "$dest/trace/gen-4.trace.gz"
+fi
+if command -v xz >/dev/null 2>&1; then
+    xz -c "$dest/trace/gen-4.trace" > "$dest/trace/gen-4.trace.xz"
+fi
 
 # ---- graphs -----------------------------------------------------------------------------
 for f in "$root"/workloads/bfs/data/*.graph; do
@@ -99,3 +120,6 @@ cp "$dest/ptx_load.dict" "$dest/ptx_timing.dict"
     printf '%s\n' '"\x0A"' '" "' '"\x0D\x0A"' '"\x09"'
     printf '%s\n' '-1' '2147483647' '2147483648' '99999999999' '0 0' '1 1' | dict_words
 } > "$dest/graph.dict"
+# dictionary: the gzip and xz magic numbers, eight zero bytes (an absent address), a taken branch's flags
+printf '%s\n' '"\x1f\x8b\x08\x00"' '"\xfd7zXZ\x00"' '"\x00\x00\x00\x00\x00\x00\x00\x00"' '"\x01\x01"' \
+    > "$dest/trace.dict"
