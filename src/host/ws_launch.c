@@ -204,18 +204,18 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
 
     li->status = st;
     li->ctas = g->ctas_done;
-    li->thread_insns = g->thread_insns;
-    li->warp_insns = g->warp_insns;
-    memcpy(li->iclass_warp, g->iclass_warp, sizeof li->iclass_warp);
-    memcpy(li->iclass_thread, g->iclass_thread, sizeof li->iclass_thread);
+    li->thread_insns = g->cnt.thread_insns;
+    li->warp_insns = g->cnt.warp_insns;
+    memcpy(li->iclass_warp, g->cnt.iclass_warp, sizeof li->iclass_warp);
+    memcpy(li->iclass_thread, g->cnt.iclass_thread, sizeof li->iclass_thread);
 
     ctx->stats.kernels_launched++;
     ctx->stats.ctas_executed += g->ctas_done;
-    ctx->stats.thread_insns += g->thread_insns;
-    ctx->stats.warp_insns += g->warp_insns;
+    ctx->stats.thread_insns += g->cnt.thread_insns;
+    ctx->stats.warp_insns += g->cnt.warp_insns;
     for (unsigned i = 0; i < PIC_COUNT; i++) {
-        ctx->iclass_warp[i] += g->iclass_warp[i];
-        ctx->iclass_thread[i] += g->iclass_thread[i];
+        ctx->iclass_warp[i] += g->cnt.iclass_warp[i];
+        ctx->iclass_thread[i] += g->cnt.iclass_thread[i];
     }
     free(g);
     free(params);

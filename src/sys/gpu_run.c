@@ -679,7 +679,7 @@ static void progress_line(struct gpu *g, sim_cycle now, sim_cycle kstart, double
     fprintf(stderr, "\r[warpsim] kernel %u %s: CTAs %" PRIu64 "/%" PRIu64 ", cycle %" PRIu64 ", %.0f cycles/s, "
                     "%.0f warp insn/s   ",
             g->kernel_id, g->kernels[g->nkernels - 1].res.name, ctas_done_now(g), g->n_ctas,
-            (uint64_t)(now - kstart + 1), (double)(now - kstart + 1) / el, (double)g->grid->warp_insns / el);
+            (uint64_t)(now - kstart + 1), (double)(now - kstart + 1) / el, (double)g->grid->cnt.warp_insns / el);
     fflush(stderr);
 }
 
@@ -851,8 +851,8 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             }
             /* the host clock is read at least every 4096 simulated cycles: a kernel
                that issues little must not outrun the time limit */
-            bool limit_due = (grid->insn_limit && grid->warp_insns >= grid->insn_limit) ||
-                             (grid->deadline > 0 && ((c & 4095) == 0 || grid->warp_insns >= grid->deadline_next_check));
+            bool limit_due = (grid->insn_limit && grid->cnt.warp_insns >= grid->insn_limit) ||
+                             (grid->deadline > 0 && ((c & 4095) == 0 || grid->cnt.warp_insns >= grid->deadline_next_check));
             if (limit_due &&
                 ptx_grid_check_limits(grid, ctas_done_now(g), (uint64_t)(c - kstart + 1), (c & 4095) == 0)) {
                 snprintf(msg, n, "%s", grid->msg);
@@ -968,9 +968,9 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     /* statistics of the kernel */
     k->end_cycle = end;
     k->res.cycles = end - kstart + 1;
-    k->res.thread_insns = grid->thread_insns;
-    k->res.warp_insns = grid->warp_insns;
-    k->res.ipc = (double)grid->thread_insns / (double)k->res.cycles;
+    k->res.thread_insns = grid->cnt.thread_insns;
+    k->res.warp_insns = grid->cnt.warp_insns;
+    k->res.ipc = (double)grid->cnt.thread_insns / (double)k->res.cycles;
     k->lat_rt_max = g->kernel_lat_rt_max;
     gpu_gather(g, g->sum_now, end + 1);
     for (unsigned i = 0; i < g->nsum; i++)

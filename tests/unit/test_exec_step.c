@@ -164,7 +164,7 @@ TEST(step_round_robin_with_warp_inst)
     for (unsigned t = 0; t < 64; t++)
         CHECK_EQ_U64(out[t], t * 2 + (t < 10 ? 1 : 100));
     /* warp 0 issued 14 + 1 (the extra path) instructions, warp 1 14 */
-    CHECK_EQ_U64(r.g.warp_insns, 15 + 14);
+    CHECK_EQ_U64(r.g.cnt.warp_insns, 15 + 14);
     ptx_cta_free(&c);
     rig_close(&r);
 }
@@ -180,8 +180,8 @@ TEST(functional_run_matches)
     CHECK_EQ_U64(out[50], 0);
     CHECK_EQ_U64(r.g.ctas_done, 1);
     /* 32 + 18 lanes: warp 0 (14 insns + 1 for divergence) then warp 1 (14) */
-    CHECK_EQ_U64(r.g.warp_insns, 29);
-    CHECK_EQ_U64(r.g.iclass_warp[PIC_BARRIER], 2);
+    CHECK_EQ_U64(r.g.cnt.warp_insns, 29);
+    CHECK_EQ_U64(r.g.cnt.iclass_warp[PIC_BARRIER], 2);
     rig_close(&r);
 }
 

@@ -537,9 +537,8 @@ int ptx_grid_init(struct ptx_grid *g)
     g->err = PTX_EXEC_OK;
     g->err_key = 0;
     g->msg[0] = '\0';
-    g->thread_insns = g->warp_insns = g->ctas_done = 0;
-    memset(g->iclass_warp, 0, sizeof g->iclass_warp);
-    memset(g->iclass_thread, 0, sizeof g->iclass_thread);
+    memset(&g->cnt, 0, sizeof g->cnt);
+    g->ctas_done = 0;
     if (!g->mod || !g->ki || g->ki->func < 0 || (uint32_t)g->ki->func >= g->mod->nfuncs || !g->mem) {
         g->err = PTX_EXEC_FAILED;
         snprintf(g->msg, sizeof g->msg, "internal error: incomplete launch description");

@@ -153,13 +153,7 @@ struct ptx_grid {
     uint64_t lanemask[5][PTX_WARP_SIZE];   /* eq lt le gt ge */
 
     /* results */
-    union {   /* the instruction counts as one block (ptx_cta.cnt) or by name */
-        struct ptx_counts cnt;
-        struct {
-            uint64_t thread_insns, warp_insns;
-            uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
-        };
-    };
+    struct ptx_counts cnt;       /* executed instructions (warps count through ptx_cta.cnt) */
     uint64_t ctas_done;
     uint32_t err_key;            /* who set err (ptx_cta.key): with several threads the lowest key wins */
     int err;                     /* enum ptx_exec_err */

@@ -382,7 +382,7 @@ static int stop_at_limit(struct ptx_grid *g, const char *limit, uint64_t ctas_do
     snprintf(g->msg, sizeof g->msg,
              "Limit: kernel '%s' stopped at %s: %" PRIu64 " warp instructions issued, %" PRIu64 " of %" PRIu64
              " CTAs completed%s",
-             g->kfunc->name, limit, g->warp_insns, ctas_done,
+             g->kfunc->name, limit, g->cnt.warp_insns, ctas_done,
              (uint64_t)g->grid[0] * g->grid[1] * g->grid[2], at);
     return -1;
 }
@@ -390,12 +390,12 @@ static int stop_at_limit(struct ptx_grid *g, const char *limit, uint64_t ctas_do
 int ptx_grid_check_limits(struct ptx_grid *g, uint64_t ctas_done, uint64_t cycle, int force)
 {
     char what[96];
-    if (g->insn_limit && g->warp_insns >= g->insn_limit) {
+    if (g->insn_limit && g->cnt.warp_insns >= g->insn_limit) {
         snprintf(what, sizeof what, "the limit of %" PRIu64 " warp instructions per launch", g->insn_limit);
         return stop_at_limit(g, what, ctas_done, cycle);
     }
-    if (g->deadline > 0 && (force || g->warp_insns >= g->deadline_next_check)) {
-        g->deadline_next_check = g->warp_insns + 65536;
+    if (g->deadline > 0 && (force || g->cnt.warp_insns >= g->deadline_next_check)) {
+        g->deadline_next_check = g->cnt.warp_insns + 65536;
         if (host_clock_seconds() >= g->deadline)
             return stop_at_limit(g, "the host time limit", ctas_done, cycle);
     }
@@ -422,8 +422,8 @@ int ptx_cta_run(struct ptx_cta *c)
                 return -1;
             progress = true;
             uint64_t budget = RUN_SLICE;   /* so that the instruction limit stops exactly at the limit */
-            if (g->insn_limit && g->insn_limit - g->warp_insns < budget)
-                budget = g->insn_limit - g->warp_insns;
+            if (g->insn_limit && g->insn_limit - g->cnt.warp_insns < budget)
+                budget = g->insn_limit - g->cnt.warp_insns;
             if (ptx_warp_run(w, budget) == PTX_WARP_FAULT || g->err)
                 return -1;
         }
