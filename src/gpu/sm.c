@@ -687,12 +687,18 @@ static void sm_catch_up(struct sm *s, sim_cycle gap)
     sm_catch_up_warps(s, gap);
 }
 
+/* An exited warp leaves once its writes are done and the LD/ST unit no longer works for it. */
+static bool sm_warp_may_leave(const struct sm *s, unsigned slot, sim_cycle now)
+{
+    const struct sm_warp *w = &s->warp[slot];
+    return w->pending_loads == 0 && w->busy_until <= now && !(s->ldst.active && s->ldst.slot == slot);
+}
+
 static void sm_drain(struct sm *s, sim_cycle now)
 {
     for (uint64_t m = s->drain; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
-        struct sm_warp *w = &s->warp[slot];
-        if (w->pending_loads == 0 && w->busy_until <= now && !(s->ldst.active && s->ldst.slot == slot))
+        if (sm_warp_may_leave(s, slot, now))
             sm_warp_free_slot(s, slot);
     }
 }
@@ -700,12 +706,9 @@ static void sm_drain(struct sm *s, sim_cycle now)
 /* Would the drain step free a warp this cycle? (Freeing one calls the GPU's warp-done hook.) */
 static bool sm_drain_frees(const struct sm *s, sim_cycle now)
 {
-    for (uint64_t m = s->drain; m; m &= m - 1) {
-        unsigned slot = (unsigned)__builtin_ctzll(m);
-        const struct sm_warp *w = &s->warp[slot];
-        if (w->pending_loads == 0 && w->busy_until <= now && !(s->ldst.active && s->ldst.slot == slot))
+    for (uint64_t m = s->drain; m; m &= m - 1)
+        if (sm_warp_may_leave(s, (unsigned)__builtin_ctzll(m), now))
             return true;
-    }
     return false;
 }
 
@@ -779,8 +782,7 @@ int sm_cycle_part(struct sm *s, sim_cycle now, bool parallel)
 {
     if (s->faulted)
         return SM_QUIET;
-    if (s->cycled && now > s->acct_cycle + 1)
-        sm_catch_up(s, now - s->acct_cycle - 1);
+    sm_settle(s, now - 1);   /* the cycles it was not ticked in */
     s->kick = false;
     s->prog_before = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
     s->m.cycles++;

@@ -177,14 +177,22 @@ static void settle_sms(struct gpu *g, sim_cycle upto)
         sm_settle(g->sm[i], upto);
 }
 
-/* memory requests allocated and not yet retired, over every pool */
-static uint64_t reqs_in_flight(const struct gpu *g)
+/* memory requests allocated and retired so far, over every pool (the partitions' and each SM's) */
+static void reqs_totals(const struct gpu *g, uint64_t *allocated, uint64_t *retired)
 {
     uint64_t a = g->pool.allocated, r = g->pool.retired;
     for (unsigned i = 0; i < g->n_sms; i++) {
         a += g->sm_pool[i].allocated;
         r += g->sm_pool[i].retired;
     }
+    *allocated = a;
+    *retired = r;
+}
+
+static uint64_t reqs_in_flight(const struct gpu *g)
+{
+    uint64_t a, r;
+    reqs_totals(g, &a, &r);
     return a - r;
 }
 
@@ -950,13 +958,9 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_kernel_end(g->sm[i]);
     gpu_locality_end(g);
-    g->ctr_mem_req_alloc = g->pool.allocated;
-    g->ctr_mem_req_retired = g->pool.retired;
-    for (unsigned i = 0; i < g->n_sms; i++) {
-        g->ctr_mem_req_alloc += g->sm_pool[i].allocated;
-        g->ctr_mem_req_retired += g->sm_pool[i].retired;
+    reqs_totals(g, &g->ctr_mem_req_alloc, &g->ctr_mem_req_retired);
+    for (unsigned i = 0; i < g->n_sms; i++)
         sm_fold_counts(g->sm[i], &grid->cnt);
-    }
     if (rc == 0 && g->ctr_mem_req_alloc != g->ctr_mem_req_retired) {
         snprintf(msg, n,
                  "internal error: memory request conservation violated after kernel '%s': %" PRIu64
