@@ -69,6 +69,7 @@ struct wl_exec {
     const char *warp_sched, *cta_sched;   /* --warp-sched / --cta-sched */
     const char *l1_repl, *l2_repl;        /* --l1-repl / --l2-repl */
     const char *l1_bypass, *l2_bypass;    /* --l1-bypass / --l2-bypass */
+    const char *cm;                       /* --cm: concurrency manager (implies --warp-sched swl) */
     const char *timeseries_path, *warps_path;
     int warn_unknown;          /* unknown config options warn instead of failing */
     int per_kernel_text;       /* text report: every kernel's full section */

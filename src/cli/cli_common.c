@@ -111,6 +111,10 @@ static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
         st = WS_ERROR_INVALID_VALUE;
     if (st == WS_SUCCESS && x->warp_sched)
         cfg_set(&c, "gpgpu_scheduler", x->warp_sched, "--warp-sched");
+    else if (st == WS_SUCCESS && x->cm && strcmp(x->cm, "none") != 0)   /* 004: SWL with GTO is what a manager drives */
+        cfg_set(&c, "gpgpu_scheduler", "swl", "--cm");
+    if (st == WS_SUCCESS && x->cm)
+        cfg_set(&c, "warpsim_cm", x->cm, "--cm");
     if (st == WS_SUCCESS && x->cta_sched)
         cfg_set(&c, "warpsim_cta_scheduler", x->cta_sched, "--cta-sched");
     if (st == WS_SUCCESS && x->l1_repl)

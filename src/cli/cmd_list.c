@@ -10,9 +10,9 @@ int cmd_list(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             puts("usage: warpsim list [--policies [--names KIND]]\n\nList the bundled workloads with what each computes and how its "
                  "output is checked:\nthe applications, then the latency/bandwidth microbenchmarks "
-                 "(docs/microbench.md).\n\n  --policies       list the warp schedulers, CTA schedulers and cache "
+                 "(docs/microbench.md).\n\n  --policies       list the warp schedulers, CTA schedulers, concurrency managers and cache "
                  "replacement\n                   and bypass policies with their parameters and defaults\n  --names KIND     "
-                 "after --policies: only the names of one kind (warp_sched,\n                   cta_sched, repl, bypass), one "
+                 "after --policies: only the names of one kind (warp_sched,\n                   cta_sched, repl, bypass, cm), one "
                  "a line (for scripts)");
             return EXIT_OK;
         }
@@ -20,11 +20,11 @@ int cmd_list(int argc, char **argv)
             if (i + 1 < argc && strcmp(argv[i + 1], "--names") == 0) {
                 /* --policies --names KIND: the registered names, one a line (for scripts) */
                 if (i + 3 != argc) {
-                    fprintf(stderr, "warpsim list: --policies --names needs one kind (warp_sched, cta_sched, repl, bypass)\n");
+                    fprintf(stderr, "warpsim list: --policies --names needs one kind (warp_sched, cta_sched, repl, bypass, cm)\n");
                     return EXIT_USAGE;
                 }
                 if (policy_list_names(stdout, argv[i + 2]) != 0) {
-                    fprintf(stderr, "warpsim list: unknown policy kind '%s' (valid: warp_sched, cta_sched, repl, bypass)\n",
+                    fprintf(stderr, "warpsim list: unknown policy kind '%s' (valid: warp_sched, cta_sched, repl, bypass, cm)\n",
                             argv[i + 2]);
                     return EXIT_USAGE;
                 }

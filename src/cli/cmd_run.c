@@ -8,6 +8,7 @@
 #include "json.h"
 #include "policy/cta_sched.h"
 #include "policy/bypass.h"
+#include "policy/cm.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
 
@@ -53,6 +54,9 @@ static void run_usage(FILE *f)
           "  --l1-bypass NAME         L1D bypass policy (= --set warpsim_l1d_bypass=NAME): none, all,\n"
           "                           pcbased, ctrlc, ... (warpsim list --policies)\n"
           "  --l2-bypass NAME         L2 bypass policy (= --set warpsim_l2_bypass=NAME)\n"
+          "  --cm NAME                concurrency manager (= --set warpsim_cm=NAME): none, cm_cpu,\n"
+          "                           cm_bal, cm_bal1..4 (seed 004); selects --warp-sched swl unless\n"
+          "                           given; parameters: --set cm.cm_bal.k=64 (warpsim list --policies)\n"
           "  --threads N              host threads that tick the SMs (= --set warpsim_threads=N; 0: one\n"
           "                           per CPU core, at most one per 4 SMs); the statistics are the same\n"
           "                           for every N (default 1; on 2 cores 2 threads measured slower than 1:\n"
@@ -90,6 +94,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
             json_str(&j, "warp_sched", x->warp_sched);
         if (x->cta_sched)
             json_str(&j, "cta_sched", x->cta_sched);
+        if (x->cm)
+            json_str(&j, "cm", x->cm);
     }
     json_str(&j, "status", wsStatusName(x->status));
     if (x->status != WS_SUCCESS)
@@ -149,14 +155,16 @@ static void beside(char *dst, size_t n, const char *out, const char *suffix)
     snprintf(dst, n, "%.*s%s", (int)l, out, suffix);
 }
 
-/* warp: 1 warp scheduler, 0 CTA scheduler, 2 replacement policy, 3 bypass policy */
+/* warp: 1 warp scheduler, 0 CTA scheduler, 2 replacement policy, 3 bypass policy, 4 concurrency manager */
 static int check_policy(const char *what, const char *name, int warp)
 {
     if ((warp == 1 && warp_sched_find(name)) || (warp == 0 && cta_sched_find(name)) ||
-        (warp == 2 && repl_find(name)) || (warp == 3 && bypass_find(name)))
+        (warp == 2 && repl_find(name)) || (warp == 3 && bypass_find(name)) || (warp == 4 && cm_find(name)))
         return 0;
     char names[512];
-    if (warp == 1)
+    if (warp == 4)
+        cm_names(names, sizeof names);
+    else if (warp == 1)
         warp_sched_names(names, sizeof names);
     else if (warp == 2)
         repl_names(names, sizeof names);
@@ -202,7 +210,7 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--ptx") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                    strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--max-cycles") == 0 ||
                    strcmp(a, "--max-seconds") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
-                   strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 ||
+                   strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 || strcmp(a, "--cm") == 0 ||
                    strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
                    strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0 ||
                    strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--threads") == 0) {
@@ -252,6 +260,10 @@ int cmd_run(int argc, char **argv)
                 if (check_policy("warp scheduler", v, 1) != 0)
                     return EXIT_USAGE;
                 x.warp_sched = v;
+            } else if (strcmp(a, "--cm") == 0) {
+                if (check_policy("concurrency manager", v, 4) != 0)
+                    return EXIT_USAGE;
+                x.cm = v;
             } else if (strcmp(a, "--cta-sched") == 0) {
                 if (check_policy("CTA scheduler", v, 0) != 0)
                     return EXIT_USAGE;
@@ -309,9 +321,9 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stderr);
         return EXIT_USAGE;
     }
-    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.l1_repl || x.l2_repl ||
+    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.cm || x.l1_repl || x.l2_repl ||
                        x.l1_bypass || x.l2_bypass || x.timeseries_path || x.warps_path)) {
-        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --l1-repl, --l2-repl, "
+        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --cm, --l1-repl, --l2-repl, "
                         "--l1-bypass, --l2-bypass, --timeseries and --warps apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }

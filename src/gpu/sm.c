@@ -127,6 +127,8 @@ void sm_reg_stats(struct sm *s, struct stats *st, const char *prefix)
         stats_reg(st, &m->stall[r], "latency attribution (probes)", "%s.stall.%s", prefix,
                   stall_reason_name((enum stall_reason)r));
     stats_reg(st, &m->scheduling, "latency attribution: scheduling delay", "%s.stall.scheduling", prefix);
+    stats_reg(st, &m->stall_gpu, "scheduler cycles with live warps that issued nothing (004's stall_GPU)",
+              "%s.stall_gpu", prefix);
     stats_reg(st, &m->l1d_res_fail_cycles, "cycles the LD/ST unit hit a reservation failure",
               "%s.l1d_res_fail_cycles", prefix);
     stats_reg(st, &m->shmem_bank_conflicts, "extra shared-memory passes from bank conflicts",
@@ -298,6 +300,8 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->any_paused = false;
     s->cycled = false;   /* no catch-up across kernels: each kernel's counters start at its first tick */
     s->kick = false;
+    s->warp_limit = 0;
+    s->last_stalled = 0;
     memset(&s->counts, 0, sizeof s->counts);
     /* CPL's accuracy samples are taken at the first tick after each period: an SM skipped while
        another ticks would take them later than a whole-GPU tick does */
@@ -554,6 +558,20 @@ void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused)
     }
 }
 
+void sm_set_warp_limit(struct sm *s, unsigned limit)
+{
+    s->warp_limit = limit;
+    if (!s->grid || !s->ops || !s->ops->set_limit)
+        return;
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        s->ops->set_limit(s->sched[k].st, limit);
+        s->sched[k].dirty = 1;   /* the visiting window changed: a frozen scheduler looks again */
+    }
+    s->kick = true;
+}
+
+unsigned sm_warp_limit(const struct sm *s) { return s->warp_limit; }
+
 bool sm_policy_sample(const struct sm *s, double *v)
 {
     if (!s->grid || !s->ops || !s->ops->sample)
@@ -684,6 +702,7 @@ static void sm_catch_up(struct sm *s, sim_cycle gap)
     }
     if (s->ldst.active && s->ldst.failed)
         m->l1d_res_fail_cycles += gap;
+    m->stall_gpu += (uint64_t)s->last_stalled * gap;
     sm_catch_up_warps(s, gap);
 }
 

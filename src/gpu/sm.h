@@ -73,6 +73,9 @@ struct sm_metrics {
        completed CTAs, the periodic samples of each CTA's slowest warp (the last to exit) and
        those in which the scheduler called it critical */
     uint64_t cpl_samples, cpl_slow;
+    /* addition: 004's stall_GPU, summed over cycles: schedulers that had live warps and issued
+       nothing (0 .. schedulers per cycle) */
+    uint64_t stall_gpu;
 };
 
 /* One finished warp (the per-warp file; CAWS reads it as its oracle). */
@@ -131,6 +134,10 @@ bool sm_can_take_cta(const struct sm *s);
 void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now);
 /* CTA pausing (DYNCTA): paused CTAs' warps are visited after all others. */
 void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused);
+/* A concurrency manager's active warp limit for the core (policy/cm.h), handed to the warp
+   scheduler's set_limit between cycles; sm_warp_limit: the last one set (0: none this kernel). */
+void sm_set_warp_limit(struct sm *s, unsigned limit);
+unsigned sm_warp_limit(const struct sm *s);
 /* addition: the CTA slot holding resident CTA cta_linear, -1 when it is not resident. */
 int sm_cta_slot(const struct sm *s, uint64_t cta_linear);
 

@@ -133,6 +133,7 @@ struct policy_params;
 
 struct sm_cycle_count {
     unsigned live, idle, mem;           /* warps probed, of them fetch/ctrl/sync, of them memory waits */
+    unsigned stalled;                   /* schedulers with live warps that issued nothing (stall_GPU) */
 };
 
 enum sm_stage { SMS_REPLY = 0, SMS_DRAIN, SMS_ISSUE };
@@ -219,6 +220,8 @@ struct sm {
     bool faulted;
     bool last_issued;                   /* something issued in last_cycle */
     uint8_t last_class;                 /* metrics class of last_cycle (for skipped cycles) */
+    uint8_t last_stalled;               /* ...and its schedulers that stalled (stall_GPU of skipped cycles) */
+    unsigned warp_limit;                /* active warp limit a concurrency manager set (0: none) */
     bool fetch_blocked;                 /* the fetch stage waited for queue space / a reservation */
     sim_cycle fetch_next;               /* earliest cycle the fetch stage has something to do */
     sim_cycle issue_next;               /* earliest cycle a warp's probe answer can change */

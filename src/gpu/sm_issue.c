@@ -582,7 +582,7 @@ void sm_issue_begin(struct sm *s, sim_cycle now)
 {
     if (s->ops->is_critical && s->live && now >= s->cpl_next_sample)
         sm_cpl_sample(s, now);
-    s->iss_cnt = (struct sm_cycle_count){0, 0, 0};
+    s->iss_cnt = (struct sm_cycle_count){0, 0, 0, 0};
     s->woken = false;
     s->iss_issued = false;
     s->iss_k = 0;
@@ -615,6 +615,7 @@ int sm_issue_cycle(struct sm *s, sim_cycle now)
             return SM_YIELDED;
         }
         issued |= r == SM_ISSUED;
+        cnt.stalled += r != SM_ISSUED;
     }
     /* metrics of the cycle */
     struct sm_metrics *m = &s->m;
@@ -630,6 +631,8 @@ int sm_issue_cycle(struct sm *s, sim_cycle now)
         s->last_class = SMC_INACT_OTHER;
     if (s->last_class != SMC_NOWARPS)
         m->util_cycles++;
+    s->last_stalled = (uint8_t)cnt.stalled;
+    m->stall_gpu += cnt.stalled;
     switch (s->last_class) {
     case SMC_NOWARPS: m->c_idle++; break;
     case SMC_ACT: m->n_act++; break;

@@ -30,7 +30,7 @@ ws_status ws_set_timing_config(ws_ctx *ctx, struct cfg *c, int warn_unknown, FIL
     /* policy parameters: bounds and cross-checks now, not at the first launch; parameters of
        policies that are not selected are a warning */
     struct policy_machine pm = {gc.n_cores, gc.max_cta_per_core, gc.max_warps_per_core, gc.num_sched_per_core};
-    if (policy_params_check_all(c, gc.scheduler, gc.cta_scheduler, gc.repl_name, GPU_NCACHES, gc.bypass_name, GPU_NCACHES,
+    if (policy_params_check_all(c, gc.scheduler, gc.cta_scheduler, gc.repl_name, GPU_NCACHES, gc.bypass_name, GPU_NCACHES, gc.cm,
                                 &pm, warn ? warn : stderr, &e) != 0) {
         cfg_error_format(&e, buf, sizeof buf);
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "%s", buf);

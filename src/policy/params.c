@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "policy/bypass.h"
+#include "policy/cm.h"
 #include "policy/cta_sched.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
@@ -46,6 +47,11 @@ static int lookup(const char *kind, size_t kl, const char *pol, size_t pl, struc
         if (!o)
             return -2;
         *out = (struct pol_ref){"bypass", o->name, o->doc, o->params, o->nparams};
+    } else if (strcmp(k, "cm") == 0) {
+        const struct cm_ops *o = cm_find(p);
+        if (!o)
+            return -2;
+        *out = (struct pol_ref){"cm", o->name, o->doc, o->params, o->nparams};
     } else {
         return -1;
     }
@@ -77,7 +83,7 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
         struct pol_ref r;
         int rc = lookup(e->name, (size_t)(d1 - e->name), d1 + 1, (size_t)(d2 - d1 - 1), &r);
         if (rc == -1)
-            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched, repl, bypass)%s%s", "", "");
+            return fail_at(e, err, "-%s: unknown policy kind (valid: warp_sched, cta_sched, repl, bypass, cm)%s%s", "", "");
         if (rc == -2) {
             if (strncmp(e->name, "warp_sched", 10) == 0)
                 warp_sched_names(names, sizeof names);
@@ -85,6 +91,8 @@ int policy_params_collect(struct policy_params *pp, struct cfg *c, struct cfg_er
                 repl_names(names, sizeof names);
             else if (strncmp(e->name, "bypass.", 7) == 0)
                 bypass_names(names, sizeof names);
+            else if (strncmp(e->name, "cm.", 3) == 0)
+                cm_names(names, sizeof names);
             else
                 cta_sched_names(names, sizeof names);
             return fail_at(e, err, "-%s: unknown policy (valid: %s)%s", names, "");
@@ -217,14 +225,14 @@ static int check_selected(const struct policy_params *pp, const struct cfg *c, c
 int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_sched, const struct policy_machine *m,
                         FILE *warn, struct cfg_error *err)
 {
-    return policy_params_check_all(c, warp_sched, cta_sched, NULL, 0, NULL, 0, m, warn, err);
+    return policy_params_check_all(c, warp_sched, cta_sched, NULL, 0, NULL, 0, NULL, m, warn, err);
 }
 
-#define PP_MAX_SEL (2 + 8 + 4)
+#define PP_MAX_SEL (3 + 8 + 4)
 
 int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *cta_sched, const char *const *repl,
-                            size_t nrepl, const char *const *byp, size_t nbyp, const struct policy_machine *m,
-                            FILE *warn, struct cfg_error *err)
+                            size_t nrepl, const char *const *byp, size_t nbyp, const char *cm,
+                            const struct policy_machine *m, FILE *warn, struct cfg_error *err)
 {
     struct policy_params pp;
     pp.arena = arena_new(0);
@@ -238,7 +246,7 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
     /* the selected policies: one warp and one CTA scheduler, the replacement policies in use (once each) */
     struct pol_sel sel[PP_MAX_SEL];
     size_t nsel = 0;
-    int have_w = 0, have_t = 0, have_r = 0, have_b = 0;
+    int have_w = 0, have_t = 0, have_r = 0, have_b = 0, have_m = 0;
     const struct warp_sched_ops *w = warp_sched_find(warp_sched ? warp_sched : "");
     const struct cta_sched_ops *t = cta_sched_find(cta_sched ? cta_sched : "");
     if (w) {
@@ -250,6 +258,12 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
         sel[nsel++] = (struct pol_sel){"cta_sched", "CTA scheduler", "-warpsim_cta_scheduler", t->name, t->params,
                                        t->nparams, t->state_size, t->check};
         have_t = 1;
+    }
+    const struct cm_ops *cmo = cm_find(cm ? cm : "");
+    if (cmo) {
+        sel[nsel++] = (struct pol_sel){"cm", "concurrency manager", "-warpsim_cm", cmo->name, cmo->params,
+                                       cmo->nparams, cmo->state_size(1), NULL};
+        have_m = 1;
     }
     char rnames[256] = "";
     size_t rused = 0;
@@ -299,9 +313,10 @@ int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *c
         const char *kind = strncmp(e->name, "warp_sched.", 11) == 0 ? "warp_sched"
                            : strncmp(e->name, "repl.", 5) == 0     ? "repl"
                            : strncmp(e->name, "bypass.", 7) == 0   ? "bypass"
+                           : strncmp(e->name, "cm.", 3) == 0       ? "cm"
                                                                    : "cta_sched";
-        if ((kind[0] == 'w' && !have_w) || (kind[0] == 'c' && !have_t) || (kind[0] == 'r' && !have_r) ||
-            (kind[0] == 'b' && !have_b))
+        if ((kind[0] == 'w' && !have_w) || (kind[1] == 't' && !have_t) || (kind[0] == 'r' && !have_r) ||
+            (kind[0] == 'b' && !have_b) || (kind[1] == 'm' && !have_m))
             continue;
         size_t kl = strlen(kind);
         const char *pol = e->name + kl + 1;
@@ -397,6 +412,9 @@ int policy_list_names(FILE *f, const char *kind)
     else if (strcmp(kind, "bypass") == 0)
         for (size_t i = 0; bypass_at(i); i++)
             fprintf(f, "%s\n", bypass_at(i)->name);
+    else if (strcmp(kind, "cm") == 0)
+        for (size_t i = 0; cm_at(i); i++)
+            fprintf(f, "%s\n", cm_at(i)->name);
     else
         return -1;
     return 0;
@@ -430,6 +448,12 @@ void policy_list(FILE *f)
     for (size_t i = 0; bypass_at(i); i++) {
         const struct bypass_ops *o = bypass_at(i);
         list_one(f, "bypass", o->name, o->doc, o->params, o->nparams);
+    }
+    fprintf(f, "\nconcurrency managers (-warpsim_cm NAME or --cm NAME; they set each core's warp limit through a "
+               "scheduler\n  that takes one: swl; default: none):\n");
+    for (size_t i = 0; cm_at(i); i++) {
+        const struct cm_ops *o = cm_at(i);
+        list_one(f, "cm", o->name, o->doc, o->params, o->nparams);
     }
     fprintf(f, "\nParameters are set as -KIND.POLICY.PARAM VALUE in a config file or --set KIND.POLICY.PARAM=VALUE.\n");
 }

@@ -3,7 +3,7 @@
  * cfg_opt table over its state struct (ops->params); users set them as dotted
  * options `-<kind>.<policy>.<param> value` in a config file or
  * `--set <kind>.<policy>.<param>=value`, e.g. `cta_sched.dyncta.t_idle 16` or
- * `repl.brrip.long_prob_log2 5` (kinds: warp_sched, cta_sched, repl, bypass).
+ * `repl.brrip.long_prob_log2 5` (kinds: warp_sched, cta_sched, repl, bypass, cm).
  * The same table gives defaults, bounds, `warpsim list --policies` and the
  * effective config written beside results.
  */
@@ -60,7 +60,8 @@ int policy_params_check(struct cfg *c, const char *warp_sched, const char *cta_s
    registered policies and parameters).  byp[0..nbyp-1]: the bypass policies
    in use, likewise for "bypass.<name>.<param>". */
 int policy_params_check_all(struct cfg *c, const char *warp_sched, const char *cta_sched, const char *const *repl,
-                            size_t nrepl, const char *const *byp, size_t nbyp, const struct policy_machine *m,
+                            size_t nrepl, const char *const *byp, size_t nbyp, const char *cm,
+                            const struct policy_machine *m,
                             FILE *warn, struct cfg_error *err);
 
 /* Write the parameters of one policy (current values in state) as dotted options. */

@@ -4,6 +4,7 @@
 
 #include "policy/cta_sched.h"
 #include "policy/bypass.h"
+#include "policy/cm.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
 
@@ -17,6 +18,7 @@
 #define X_cta_sched_WS(name)
 #define X_repl_WS(name)
 #define X_bypass_WS(name)
+#define X_cm_WS(name)
 static const struct warp_sched_ops *const warp_sched_table[] = {
 #include "policy/registry.def"
 };
@@ -24,10 +26,12 @@ static const struct warp_sched_ops *const warp_sched_table[] = {
 #undef X_cta_sched_WS
 #undef X_repl_WS
 #undef X_bypass_WS
+#undef X_cm_WS
 #define X_warp_sched_WS(name)
 #define X_cta_sched_WS(name) &cta_sched_##name##_ops,
 #define X_repl_WS(name)
 #define X_bypass_WS(name)
+#define X_cm_WS(name)
 static const struct cta_sched_ops *const cta_sched_table[] = {
 #include "policy/registry.def"
 };
@@ -35,10 +39,12 @@ static const struct cta_sched_ops *const cta_sched_table[] = {
 #undef X_cta_sched_WS
 #undef X_repl_WS
 #undef X_bypass_WS
+#undef X_cm_WS
 #define X_warp_sched_WS(name)
 #define X_cta_sched_WS(name)
 #define X_repl_WS(name) &repl_##name##_ops,
 #define X_bypass_WS(name)
+#define X_cm_WS(name)
 static const struct repl_ops *const repl_table[] = {
 #include "policy/registry.def"
 };
@@ -46,11 +52,26 @@ static const struct repl_ops *const repl_table[] = {
 #undef X_cta_sched_WS
 #undef X_repl_WS
 #undef X_bypass_WS
+#undef X_cm_WS
 #define X_warp_sched_WS(name)
 #define X_cta_sched_WS(name)
 #define X_repl_WS(name)
 #define X_bypass_WS(name) &bypass_##name##_ops,
+#define X_cm_WS(name)
 static const struct bypass_ops *const bypass_table[] = {
+#include "policy/registry.def"
+};
+#undef X_warp_sched_WS
+#undef X_cta_sched_WS
+#undef X_repl_WS
+#undef X_bypass_WS
+#undef X_cm_WS
+#define X_warp_sched_WS(name)
+#define X_cta_sched_WS(name)
+#define X_repl_WS(name)
+#define X_bypass_WS(name)
+#define X_cm_WS(name) &cm_##name##_ops,
+static const struct cm_ops *const cm_table[] = {
 #include "policy/registry.def"
 };
 #undef X
@@ -82,3 +103,4 @@ FIND(warp_sched)
 FIND(cta_sched)
 FIND(repl)
 FIND(bypass)
+FIND(cm)

@@ -129,6 +129,10 @@ struct warp_sched_ops {
        cache (mem/cache.h cache_access_wc) for criticality-aware replacement
        (CACP, policy/repl/cacp.c).  Must not change the policy's state. */
     int (*is_critical)(const void *st, unsigned slot);
+    /* addition (may be NULL = the policy takes no limit): the core's active warp limit from a
+       concurrency manager (policy/cm.h, 004 sec. 4), replacing the policy's own limit parameter
+       until the next call or the kernel's end.  Called between cycles. */
+    void (*set_limit)(void *st, unsigned limit);
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);

@@ -15,6 +15,8 @@
 #include "mem/cache.h"
 #include "mem/dram.h"
 #include "policy/bypass.h"
+#include "policy/cm.h"
+#include "policy/warp_sched.h"
 #include "policy/repl.h"
 
 #define GC_MAX_THREADS 2048u   /* threads per SM: 64 warps, the SM's warp masks are one 64-bit word */
@@ -41,6 +43,9 @@ const struct cfg_opt gpu_config_opts[] = {
     O("gpgpu_num_sched_per_core", CFG_UINT, num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     O("gpgpu_scheduler", CFG_STRING, scheduler, "lrr", 0, 0, "warp scheduling policy (warpsim list --policies)"),
     O("warpsim_cta_scheduler", CFG_STRING, cta_scheduler, "rr", 0, 0, "CTA scheduling policy"),
+    O("warpsim_cm", CFG_STRING, cm, "none", 0, 0,
+      "concurrency manager (004 sec. 4: none, cm_cpu, cm_bal, cm_bal1..4): sets each core's warp limit through a "
+      "warp scheduler that takes one (swl)"),
     O("gpgpu_max_insn_issue_per_warp", CFG_UINT, max_insn_issue_per_warp, "1", 1, 2,
       "instructions one scheduler may issue from one warp per cycle"),
     O("warpsim_ibuffer_size", CFG_UINT, ibuffer_size, "2", 1, 64, "decoded instructions buffered per warp"),
@@ -370,6 +375,21 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return gc_fail(c, err, "gpgpu_scheduler", NULL, "-gpgpu_scheduler: empty policy name");
     if (!g->cta_scheduler[0])
         return gc_fail(c, err, "warpsim_cta_scheduler", NULL, "-warpsim_cta_scheduler: empty policy name");
+    {
+        const struct cm_ops *cmo = cm_find(g->cm);
+        if (!cmo) {
+            char names[256];
+            cm_names(names, sizeof names);
+            return gc_fail(c, err, "warpsim_cm", NULL, "-warpsim_cm: unknown concurrency manager '%s' (valid: %s)",
+                           g->cm, names);
+        }
+        const struct warp_sched_ops *wso = warp_sched_find(g->scheduler);
+        if (cmo->decide && wso && !wso->set_limit)
+            return gc_fail(c, err, "warpsim_cm", NULL,
+                           "-warpsim_cm %s: the warp scheduler '%s' takes no warp limit; use -gpgpu_scheduler swl "
+                           "(--warp-sched swl)",
+                           g->cm, g->scheduler);
+    }
 
 #define GC_LIST(opt, str, arr) {opt, offsetof(struct gpu_config, str), offsetof(struct gpu_config, arr)}
     static const struct {

@@ -45,6 +45,7 @@ struct gpu_config {
     unsigned num_sched_per_core;    /* -gpgpu_num_sched_per_core */
     const char *scheduler;          /* -gpgpu_scheduler: warp scheduler policy name (lrr, gto, ...) */
     const char *cta_scheduler;      /* -warpsim_cta_scheduler: CTA scheduler policy name (rr, ...) */
+    const char *cm;                 /* -warpsim_cm: concurrency manager (policy/cm.h; "none") */
     unsigned max_insn_issue_per_warp; /* -gpgpu_max_insn_issue_per_warp (dual issue when 2) */
     unsigned ibuffer_size;          /* -warpsim_ibuffer_size: instructions buffered per warp */
     unsigned fetch_latency;         /* -warpsim_fetch_decode_latency: cycles from I-cache hit to ibuffer */

@@ -27,6 +27,7 @@
 #include "mem/partition.h"
 #include "policy/params.h"
 #include "noc/icnt.h"
+#include "policy/cm.h"
 #include "policy/cta_sched.h"
 #include "sys/gpu.h"
 #include "policy/params.h"
@@ -48,6 +49,8 @@ enum gsum {
     /* reads by critical / other warps at the L1D (cache_stats.crit_*, nc_*; CAWA) */
     GS_L1D_CACC, GS_L1D_CHIT, GS_L1D_CPHIT, GS_L1D_NACC, GS_L1D_NHIT, GS_L1D_NPHIT,
     GS_CPL_SAMPLES, GS_CPL_SLOW,         /* CPL accuracy (sm_metrics.cpl_samples, cpl_slow) */
+    GS_STALL_GPU,                        /* 004's stall_GPU (sm_metrics.stall_gpu), summed over SMs */
+    GS_CM_DECISIONS, GS_CM_LIMIT_SUM,    /* concurrency manager: decisions, and the limits they set summed */
     GS_P_REQS, GS_P_REPLIES, GS_P_STALL_MC, GS_P_STALL_NET, GS_P_L2_RES_FAIL,
     GS_IREQ_PKTS, GS_IREQ_FLITS, GS_IREQ_LAT, GS_IREQ_STALL,
     GS_IREP_PKTS, GS_IREP_FLITS, GS_IREP_LAT, GS_IREP_STALL,
@@ -60,7 +63,7 @@ enum gsum {
 /* per-SM block (at GS_FIXED + sm * PC_COUNT) */
 enum gsum_core {
     PC_CYCLES = 0, PC_NACT, PC_NINACT, PC_CIDLE, PC_CMEM, PC_UTIL, PC_WINSN, PC_TINSN, PC_CTAS, PC_L1D_ACC,
-    PC_L1D_MISS, PC_RES_WARP_CYCLES, PC_COUNT
+    PC_L1D_MISS, PC_RES_WARP_CYCLES, PC_STALL_GPU, PC_COUNT
 };
 
 #define GPU_HIST_BUCKETS 64   /* lat_rt histogram: 63 buckets of lat_hist_bucket cycles + overflow */
@@ -170,6 +173,20 @@ struct gpu {
     bool progress;
     double progress_next;              /* host time of the next progress line */
 
+    /* concurrency manager (gpu_cm.c, policy/cm.h): set up at the first kernel */
+    bool cm_ready;
+    const struct cm_ops *cm_ops;
+    void *cm_state;
+    size_t cm_st_size;
+    struct cm_core_view *cm_core;      /* [n_sms] the interval's metrics and the limit in force */
+    unsigned *cm_limit;                /* [n_sms] the manager's answer */
+    uint64_t *cm_stall0;               /* [n_sms] stall_gpu at the interval's start */
+    uint64_t cm_mc0, cm_net0, cm_l2c0; /* partition stall sums and L2 cycles at the interval's start */
+    unsigned cm_interval;
+    sim_cycle cm_next;                 /* core cycle at whose end the next decision runs, SIM_NEVER = none */
+    uint64_t cm_decisions, cm_limit_sum;   /* for the average limit over decisions */
+    double cm_last_mc, cm_last_net;
+
     uint64_t clock_now;                /* the core cycle being ticked (grid->clock: %clock) */
     bool broken;                       /* a kernel failed: the machine state is undefined */
     char broken_msg[256];
@@ -189,6 +206,13 @@ void gpu_locality_free(struct cta_locality *l);
    them (kernel end, gpu_free). */
 int gpu_locality_begin(struct gpu *g, const struct ptx_grid *grid, char *msg, size_t n);
 void gpu_locality_end(struct gpu *g);
+
+/* gpu_cm.c: the concurrency manager.  kernel_start after the SMs began the kernel (sets the first
+   limits; -1 with msg on a parameter error); decide at the end of core cycle g->cm_next. */
+int gpu_cm_kernel_start(struct gpu *g, sim_cycle kstart, char *msg, size_t n);
+void gpu_cm_decide(struct gpu *g, sim_cycle now);
+bool gpu_cm_active(const struct gpu *g);
+unsigned gpu_cm_limit(const struct gpu *g, unsigned sm);   /* in force now; 0 without a manager */
 
 /* gpu_report.c */
 /* Summary vector of the run so far; `boundary` = the first core cycle not yet

@@ -56,6 +56,8 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_CPL_SAMPLES] += m->cpl_samples;
         v[GS_CPL_SLOW] += m->cpl_slow;
         v[GS_SCHED] += m->scheduling;
+        v[GS_STALL_GPU] += m->stall_gpu;
+        pc[PC_STALL_GPU] = m->stall_gpu;
         for (int s = 0; s < STALL_COUNT; s++)
             v[GS_STALL0 + s] += m->stall[s];
         uint64_t acc = reg_val(g, g->ix_l1d_acc[i]), miss = reg_val(g, g->ix_l1d_miss[i]);
@@ -122,6 +124,8 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_D_QLAT] += ds->queue_lat_sum;
         v[GS_D_BUSY] += ds->data_busy_cycles;
     }
+    v[GS_CM_DECISIONS] = g->cm_decisions;
+    v[GS_CM_LIMIT_SUM] = g->cm_limit_sum;
     v[GS_LATRT_SUM] = g->ctr_lat_rt_sum;
     v[GS_LATRT_CNT] = g->ctr_lat_rt_cnt;
     uint64_t *h = &v[GS_FIXED + g->n_sms * PC_COUNT];
@@ -243,6 +247,11 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
             fprintf(g->ts, ",sm%u_n,sm%u_paused", i, i);
         if (gpu_bypass_in_use(g))   /* only then: the default columns stay as they were */
             ts_bypass(g, 1);
+        if (gpu_cm_active(g)) {   /* 004 Fig. 13-14: congestion, per-core stall_GPU and warp limits */
+            fputs(",stall_MC,stall_net", g->ts);
+            for (unsigned i = 0; i < g->n_sms; i++)
+                fprintf(g->ts, ",sm%u_stall_gpu,sm%u_warp_limit", i, i);
+        }
         fputc('\n', g->ts);
         g->ts_header_done = 1;
     }
@@ -273,6 +282,15 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
     }
     if (gpu_bypass_in_use(g))
         ts_bypass(g, 0);
+    if (gpu_cm_active(g)) {
+        uint64_t l2c = now[GS_L2_CYCLES] - prev[GS_L2_CYCLES];
+        fprintf(g->ts, ",%.4f,%.4f", ratio(now[GS_P_STALL_MC] - prev[GS_P_STALL_MC], l2c),
+                ratio(now[GS_P_STALL_NET] - prev[GS_P_STALL_NET], l2c));
+        for (unsigned i = 0; i < g->n_sms; i++) {
+            size_t ix = GS_FIXED + i * PC_COUNT + PC_STALL_GPU;
+            fprintf(g->ts, ",%" PRIu64 ",%u", now[ix] - prev[ix], gpu_cm_limit(g, i));
+        }
+    }
     fputc('\n', g->ts);
     memcpy(prev, now, sizeof(uint64_t) * g->nsum);
     g->sample_prev_cycle = boundary;
@@ -463,6 +481,17 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_dbl(e, "icnt_rep_avg_latency_icnt_cycles", ratio(d[GS_IREP_LAT], d[GS_IREP_PKTS]));
     em_u64(e, "stall_MC", d[GS_P_STALL_MC]);
     em_u64(e, "stall_net", d[GS_P_STALL_NET]);
+    /* 004's congestion metrics per cycle and stall_GPU: in JSON, and in the text report when a
+       concurrency manager runs (the default text report stays as it was) */
+    if (e->json || gpu_cm_active(g)) {
+        em_dbl(e, "stall_MC_per_cycle", ratio(d[GS_P_STALL_MC], d[GS_L2_CYCLES]));
+        em_dbl(e, "stall_net_per_cycle", ratio(d[GS_P_STALL_NET], d[GS_L2_CYCLES]));
+        em_u64(e, "stall_GPU", d[GS_STALL_GPU]);
+        em_dbl(e, "stall_GPU_per_warp_insn", ratio(d[GS_STALL_GPU], d[GS_WARP_INSNS]));
+        em_str(e, "cm", g->cm_ops ? g->cm_ops->name : "none");
+        em_u64(e, "cm_decisions", d[GS_CM_DECISIONS]);
+        em_dbl(e, "cm_avg_warp_limit", ratio(d[GS_CM_LIMIT_SUM], d[GS_CM_DECISIONS] * g->n_sms));
+    }
 
     em_u64(e, "dram_reads", d[GS_D_READS]);
     em_u64(e, "dram_writes", d[GS_D_WRITES]);

@@ -501,6 +501,8 @@ static bool tick_core(struct gpu *g, sim_cycle c)
         settle_sms(g, c);
         cta_update(g, c, false);
     }
+    if (c >= g->cm_next)   /* the concurrency manager's interval ends (gpu_cm.c) */
+        gpu_cm_decide(g, c);
     for (unsigned i = 0; i < g->n_sms; i++)
         if (g->cta_sm[i].paused || g->cta_sm[i].running > g->cta_sm[i].limit)
             cta_enforce(g, i, c);
@@ -808,6 +810,14 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     }
 
     const sim_cycle kstart = g->cyc[GD_CORE];
+    if (gpu_cm_kernel_start(g, kstart, msg, n) != 0) {   /* the first warp limits */
+        grid->err = PTX_EXEC_CONFIG;
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_kernel_end(g->sm[i]);
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
     k->start_cycle = kstart;
     cta_update(g, kstart, true);   /* the policy's initial limits (n = N without an update hook) */
     gpu_gather(g, g->sum_start, kstart);
@@ -909,6 +919,8 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             sim_cycle deadline = deadlock ? last_progress + deadlock : SIM_NEVER;
             if (g->cta_next_update < deadline)   /* the policy's update runs at its cycle */
                 deadline = g->cta_next_update;
+            if (g->cm_next < deadline)   /* and the concurrency manager's decision */
+                deadline = g->cm_next;
             if (g->cfg.max_cycles) {
                 sim_cycle mc = kstart + (g->cfg.max_cycles > g->tot_cycles ? g->cfg.max_cycles - g->tot_cycles - 1 : 0);
                 deadline = mc < deadline ? mc : deadline;

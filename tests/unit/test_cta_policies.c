@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "wl_fixture.h"
 #include "core/arena.h"
 #include "core/config.h"
 #include "gpu/sm_int.h"
@@ -332,18 +333,6 @@ struct run {
     char err[4096];
 };
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 22);
-    if (buf)
-        buf[fread(buf, 1, (1 << 22) - 1, f)] = '\0';
-    fclose(f);
-    return buf;
-}
-
 typedef void (*patch_fn)(struct gpu *g, void *user);
 
 /* Workload `wl` at tiny size in timing mode with overrides kv (NULL-terminated
@@ -372,33 +361,7 @@ static void run_wl(struct run *r, const char *wl, const char *const *kv, struct 
         patch(ws_gpu(r->ctx), patch_user);
     if (ts && (r->st = ws_set_timing_outputs(r->ctx, ts, NULL)) != WS_SUCCESS)
         goto out;
-    const struct workload *w = wl_find(wl);
-    size_t len = 0;
-    const char *text = wl_ptx_text(wl, &len);
-    ws_module *mod = NULL;
-    if (!w || !text) {
-        r->st = WS_ERROR_NOT_FOUND;
-        goto out;
-    }
-    if ((r->st = wsModuleLoadData(r->ctx, &mod, text, len, wl)) != WS_SUCCESS)
-        goto out;
-    /* ptxas's register counts, as the CLI applies them: residency N as in `warpsim run` */
-    char path[512];
-    snprintf(path, sizeof path, "%s/workloads/%s/%s.ptxas", WARPSIM_SOURCE_DIR, wl, wl);
-    char *ptxas = slurp(path);
-    if (ptxas) {
-        r->st = ws_module_apply_ptxas(mod, ptxas, strlen(ptxas));
-        free(ptxas);
-        if (r->st != WS_SUCCESS)
-            goto out;
-    }
-    struct wl_opts wo;
-    memset(&wo, 0, sizeof wo);
-    wo.size = WL_TINY;
-    wo.seed = 1;
-    wo.log = stderr;
-    r->res.verified = 1;
-    r->st = w->run(r->ctx, mod, &wo, &r->res);
+    r->st = fx_run_workload(r->ctx, wl, 1, &r->res);
 out:
     if (r->st != WS_SUCCESS)
         snprintf(r->err, sizeof r->err, "%s", wsGetErrorMessage(r->ctx));
@@ -725,7 +688,7 @@ TEST(static_n1_keeps_one_cta_per_sm_in_the_time_series)
     CHECK_EQ_INT(ms.dispatches, 48);
     wsDestroy(r.ctx);
     free(log.e);
-    char *csv = slurp(ts);
+    char *csv = fx_slurp(ts);
     REQUIRE(csv != NULL);
     int c_ctas[2] = {csv_col(csv, "sm0_ctas"), csv_col(csv, "sm1_ctas")};
     int c_n[2] = {csv_col(csv, "sm0_n"), csv_col(csv, "sm1_n")};

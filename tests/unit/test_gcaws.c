@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "wl_fixture.h"
 #include "core/arena.h"
 #include "core/config.h"
 #include "gpu/sm_int.h"
@@ -481,18 +482,6 @@ static uint64_t run_bfs(const char *ts, int skip, int *verified)
     return cycles;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 20);
-    if (buf)
-        buf[fread(buf, 1, (1 << 20) - 1, f)] = '\0';
-    fclose(f);
-    return buf;
-}
-
 TEST(bfs_verifies_under_gcaws_and_the_time_series_shows_criticality)
 {
     char ts[64], ts2[64];
@@ -504,7 +493,7 @@ TEST(bfs_verifies_under_gcaws_and_the_time_series_shows_criticality)
     /* a policy must not depend on the engine skipping idle cycles */
     CHECK_EQ_U64(run_bfs(ts2, 0, &ok2), cycles);
     CHECK(ok2);
-    char *a = slurp(ts), *b = slurp(ts2);
+    char *a = fx_slurp(ts), *b = fx_slurp(ts2);
     CHECK(a && b && strcmp(a, b) == 0);
     free(a);
     free(b);

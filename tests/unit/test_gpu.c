@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "wl_fixture.h"
 #include "core/config.h"
 #include "core/stats.h"
 #include "host/ws_internal.h"
@@ -165,23 +166,7 @@ static void run_wl(struct run *r, const char *wl, unsigned n, const char *const 
     gpu_set_idle_skip(ws_gpu(r->ctx), skip != 0);
     if ((ts || warps) && (r->st = ws_set_timing_outputs(r->ctx, ts, warps)) != WS_SUCCESS)
         goto out;
-    const struct workload *w = wl_find(wl);
-    size_t len = 0;
-    const char *text = wl_ptx_text(wl, &len);
-    ws_module *mod = NULL;
-    if (!w || !text) {
-        r->st = WS_ERROR_NOT_FOUND;
-        goto out;
-    }
-    if ((r->st = wsModuleLoadData(r->ctx, &mod, text, len, wl)) != WS_SUCCESS)
-        goto out;
-    struct wl_opts wo;
-    memset(&wo, 0, sizeof wo);
-    wo.size = WL_TINY;
-    wo.seed = 1;
-    wo.log = stderr;
-    r->res.verified = 1;   /* drivers clear it on a mismatch */
-    r->st = w->run(r->ctx, mod, &wo, &r->res);
+    r->st = fx_run_workload(r->ctx, wl, 0, &r->res);
 out:
     if (r->st != WS_SUCCESS)
         snprintf(r->err, sizeof r->err, "%s", wsGetErrorMessage(r->ctx));
@@ -216,18 +201,6 @@ static uint64_t report_value(struct gpu *g, const char *key)
         v = strtoull(p + strlen(pat), NULL, 10);
     free(buf);
     return v;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 22);
-    if (buf)
-        buf[fread(buf, 1, (1 << 22) - 1, f)] = '\0';
-    fclose(f);
-    return buf;
 }
 
 /* Every registered counter, every kernel's result, the time series and the
@@ -270,7 +243,7 @@ out:
     wsDestroy(a.ctx);   /* closes the output files */
     wsDestroy(b.ctx);
     for (int i = 0; i < 2; i++) {
-        char *x = slurp(i ? wp[0] : ts[0]), *y = slurp(i ? wp[1] : ts[1]);
+        char *x = fx_slurp(i ? wp[0] : ts[0]), *y = fx_slurp(i ? wp[1] : ts[1]);
         if (!(x && y && strlen(x) > 100))
             T_FAIL_("%s: output %d missing or short: %zu bytes", wl, i, x ? strlen(x) : 0);
         if (x && y && strcmp(x, y) != 0)

@@ -166,7 +166,7 @@ static int check_param(const char *name, const char *value, const char *repl, ch
     struct cfg_error err;
     memset(&err, 0, sizeof err);
     const char *sel[2] = {repl, "lru"};
-    int rc = policy_params_check_all(&c, "lrr", "rr", sel, 2, NULL, 0, NULL, NULL, &err);
+    int rc = policy_params_check_all(&c, "lrr", "rr", sel, 2, NULL, 0, NULL, NULL, NULL, &err);
     snprintf(msg, n, "%s", err.msg);
     arena_free(a);
     return rc;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "wl_fixture.h"
 #include "host/ws_internal.h"
 #include "policy/oracle.h"
 #include "policy/params.h"
@@ -708,23 +709,7 @@ static void run_wl(struct run *r, const char *wl, unsigned n, const char *const 
         goto out;
     if ((ts || warps) && (r->st = ws_set_timing_outputs(r->ctx, ts, warps)) != WS_SUCCESS)
         goto out;
-    const struct workload *w = wl_find(wl);
-    size_t len = 0;
-    const char *text = wl_ptx_text(wl, &len);
-    ws_module *mod = NULL;
-    if (!w || !text) {
-        r->st = WS_ERROR_NOT_FOUND;
-        goto out;
-    }
-    if ((r->st = wsModuleLoadData(r->ctx, &mod, text, len, wl)) != WS_SUCCESS)
-        goto out;
-    struct wl_opts wo;
-    memset(&wo, 0, sizeof wo);
-    wo.size = WL_TINY;
-    wo.seed = 1;
-    wo.log = stderr;
-    r->res.verified = 1;
-    r->st = w->run(r->ctx, mod, &wo, &r->res);
+    r->st = fx_run_workload(r->ctx, wl, 0, &r->res);
 out:
     if (r->st != WS_SUCCESS)
         snprintf(r->err, sizeof r->err, "%s", wsGetErrorMessage(r->ctx));

@@ -88,6 +88,12 @@ static void swl_on_issue(void *st, const struct warp_view *w, const struct warp_
     ((struct swl_state *)st)->last_slot = w->slot;
 }
 
+/* a concurrency manager's limit (004 sec. 4: "SWL with GTO" is the limiter CM-CPU and CM-BAL drive) */
+static void swl_set_limit(void *st, unsigned limit)
+{
+    ((struct swl_state *)st)->limit = limit ? limit : 1;
+}
+
 static double swl_sample(const void *st) { return (double)((const struct swl_state *)st)->allowed; }
 
 const struct warp_sched_ops warp_sched_swl_ops = {
@@ -105,4 +111,5 @@ const struct warp_sched_ops warp_sched_swl_ops = {
     .sample_name = "allowed_warps",
     .sample = swl_sample,
     .needs_rank = 1,
+    .set_limit = swl_set_limit,
 };
