@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "  sweep           run a grid of workloads x configs x policies x parameters in parallel\n"
           "  study NAME      reproduce a seed study (dyncta, las, caws) and compare with the paper\n"
           "  trace info FILE summarise a ChampSim CPU instruction trace (plain, gzip or xz)\n"
+          "  trace gen|run   generate a synthetic CPU trace; run one on the CPU core model\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);

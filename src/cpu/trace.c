@@ -359,7 +359,7 @@ struct trace_writer *trace_create(const char *path, char *err, size_t n)
     if (w->comp == TRACE_XZ) {
         w->xs = (lzma_stream)LZMA_STREAM_INIT;
         w->xout = malloc(TRACE_BUF_BYTES);
-        lzma_ret ret = w->xout ? lzma_easy_encoder(&w->xs, 6, LZMA_CHECK_CRC64) : LZMA_MEM_ERROR;
+        lzma_ret ret = w->xout ? lzma_easy_encoder(&w->xs, 1, LZMA_CHECK_CRC64) : LZMA_MEM_ERROR;
         if (ret != LZMA_OK) {
             fmt(err, n, "%s: xz: %s", path, lzma_msg(ret));
             wr_free(w);

@@ -163,4 +163,40 @@ PY
     expect_err "$tmp/short.trace: record 15 is truncated (40 of 64 bytes)" "truncated trace message"
 fi
 
+# ---- trace gen / trace run: synthetic CPU traces on the CPU core model (docs/cpu.md) ----
+expect_rc 0 "trace gen --list" "$W" trace gen --list
+grep -q '^  soplex  *103.2  H ' "$tmp/out" && ok || bad "trace gen --list shows soplex's target MPKI"
+[ "$(grep -c -E '^  [A-Za-z0-9]+ +[0-9]+\.[0-9]  [LMH] ' "$tmp/out")" -eq 34 ] && ok || bad "trace gen --list: 34 profiles"
+grep -q '^  H2  omnetpp, omnetpp' "$tmp/out" && ok || bad "trace gen --list shows the mixes"
+expect_rc 0 "trace gen" "$W" trace gen libquantum -o "$tmp/lq.trace.gz" --insns 60000 --seed 3
+grep -q 'target L2 MPKI    12.5' "$tmp/out" && ok || bad "trace gen prints the target"
+mpki=$(sed -n 's/^  achieved L2 MPKI  \([0-9.]*\).*/\1/p' "$tmp/out")
+awk -v m="$mpki" 'BEGIN { exit !(m > 12.5 * 0.85 && m < 12.5 * 1.15) }' && ok || bad "trace gen achieved MPKI '$mpki' not near 12.5"
+expect_rc 0 "trace info on a generated trace" "$W" trace info "$tmp/lq.trace.gz"
+grep -q '^  records  *60000$' "$tmp/out" && ok || bad "generated trace has 60000 records"
+expect_rc 0 "trace run" "$W" trace run "$tmp/lq.trace.gz"
+grep -q '^  instructions  *60000$' "$tmp/out" && ok || bad "trace run retires the whole trace"
+grep -q '^  IPC  *0\.[0-9]' "$tmp/out" && grep -q '^  L2 MPKI ' "$tmp/out" && grep -q '^  branch mispredicts ' "$tmp/out" \
+    && grep -q 'instructions per host second' "$tmp/out" && ok || bad "trace run output: $(head -3 "$tmp/out")"
+cp "$tmp/out" "$tmp/run1"
+expect_rc 0 "trace run again" "$W" trace run "$tmp/lq.trace.gz"
+[ "$(grep -v 'host second' "$tmp/out")" = "$(grep -v 'host second' "$tmp/run1")" ] && ok || bad "trace run is deterministic"
+expect_rc 0 "trace run --json --loop" "$W" trace run "$tmp/lq.trace.gz" --json --insns 100000 --loop
+grep -q '"instructions": 100000' "$tmp/out" && grep -q '"l2_mpki": ' "$tmp/out" && ok || bad "trace run --json: $(head -5 "$tmp/out")"
+expect_rc 2 "trace gen unknown profile" "$W" trace gen nosuch -o "$tmp/x.trace"
+expect_err "unknown profile 'nosuch'; valid: perlbench" "trace gen unknown profile message"
+expect_rc 2 "trace gen without -o" "$W" trace gen mcf
+expect_err "no output file given (-o FILE)" "trace gen without -o message"
+expect_rc 2 "trace gen bad --insns" "$W" trace gen mcf -o "$tmp/x.trace" --insns 12x
+expect_err "option --insns expects a non-negative integer" "trace gen bad --insns message"
+expect_rc 2 "trace run unknown option" "$W" trace run "$tmp/lq.trace.gz" --frob
+expect_err "unknown option '--frob'" "trace run unknown option message"
+expect_rc 2 "trace run missing file" "$W" trace run "$tmp/none.trace"
+expect_err "$tmp/none.trace: " "trace run missing file message"
+expect_rc 2 "trace run --loop without --insns" "$W" trace run "$tmp/lq.trace.gz" --loop
+if command -v python3 >/dev/null && [ -f "$tmp/short.trace" ]; then
+    expect_rc 2 "trace run on a truncated trace" "$W" trace run "$tmp/short.trace"
+    expect_err "$tmp/short.trace: record 15 is truncated (40 of 64 bytes)" "trace run truncated trace message"
+fi
+
 finish
