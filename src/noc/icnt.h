@@ -1,16 +1,29 @@
 /*
- * icnt.h - the interconnect between SMs and memory sub-partitions: a crossbar
- * (one instance per direction: requests SM -> memory, replies memory -> SM).
+ * icnt.h - the interconnect between SMs and memory sub-partitions (and, later,
+ * CPU cores and LLC slices): one instance per direction (requests SM ->
+ * memory, replies memory -> SM), so request and reply traffic never wait on
+ * each other (no protocol deadlock).  Two implementations, chosen by
+ * -warpsim_icnt (g->icnt_kind):
  *
- * Packets (a mem_req plus its size in bytes) are split into flits of
- * icnt_flit_size bytes.  Each source has an input buffer of icnt_in_buffer
- * flits (a packet enters only if all its flits fit: backpressure); each cycle
- * every output port accepts up to icnt_flits_per_cycle flits from one input
- * at a time (round-robin arbitration among inputs with a packet for it, a
- * packet's flits stay together), and a packet is delivered to the output
- * buffer (icnt_out_buffer flits) icnt_latency cycles after its last flit
- * crossed.  A full output buffer blocks the crossing (so a slow consumer
- * fills the network back to the sources).  Clocked in interconnect cycles.
+ *  - xbar (src/noc/xbar.c, the default): an input-buffered crossbar.
+ *    Packets (a mem_req plus its size in bytes) are split into flits of
+ *    icnt_flit_size bytes.  Each source has an input buffer of
+ *    icnt_in_buffer flits (a packet enters only if all its flits fit:
+ *    backpressure); each cycle every output port accepts up to
+ *    icnt_flits_per_cycle flits from one input at a time (round-robin
+ *    arbitration among inputs with a packet for it, a packet's flits stay
+ *    together), and a packet is delivered to the output buffer
+ *    (icnt_out_buffer flits) icnt_latency cycles after its last flit
+ *    crossed.  A full output buffer blocks the crossing (so a slow consumer
+ *    fills the network back to the sources).
+ *  - mesh (src/noc/mesh.c): a 2D mesh of input-buffered, pipelined routers
+ *    with virtual channels, credit-based flow control and XY routing; the
+ *    sources and destinations sit on nodes (src/noc/mesh_place.c).  The
+ *    injection and ejection queues reuse icnt_in_buffer / icnt_out_buffer.
+ *
+ * docs/timing_icnt.md gives the timing rules of both.  Clocked in
+ * interconnect cycles.  The network owns no mem_req: it holds pointers from
+ * icnt_push until the consumer's icnt_pop.
  */
 #ifndef WARPSIM_ICNT_H
 #define WARPSIM_ICNT_H
@@ -23,17 +36,46 @@
 #include "mem/mem_req.h"
 #include "sys/gpu_config.h"
 
+enum icnt_kind { ICNT_XBAR = 0, ICNT_MESH = 1 };
+
+/* Traffic class of an endpoint.  A packet takes its source's class, or its
+   destination's when the source serves every class (a memory partition or
+   LLC slice answering both CPUs and GPUs); GPU when both are ANY.  Only a
+   partitioned mesh (-warpsim_mesh_partition) treats the classes differently. */
+enum icnt_class { ICNT_CLASS_GPU = 0, ICNT_CLASS_CPU = 1, ICNT_CLASS_ANY = 2 };
+
+/* The sources or the destinations of a network. */
+struct icnt_endpoints {
+    unsigned n;
+    const uint32_t *node;   /* mesh node of each endpoint; NULL: the default placement (ignored by the crossbar) */
+    const uint8_t *cls;     /* enum icnt_class of each endpoint; NULL: all ICNT_CLASS_GPU */
+};
+
 struct icnt_stats {
-    uint64_t packets, flits;
+    uint64_t packets, flits;      /* flits in -icnt_flit_size units: ceil(bytes / icnt_flit_size) */
     uint64_t lat_sum, lat_max;    /* icnt cycles from push to delivery, summed */
     uint64_t input_full_stalls;   /* icnt_can_push returned false */
-    uint64_t output_blocked;      /* flit-cycles blocked by a full output buffer */
+    uint64_t output_blocked;      /* xbar: flit-cycles blocked by a full output buffer;
+                                     mesh: head-flit cycles waiting for room in the ejection queue */
 };
 
 struct icnt;   /* opaque */
 
+/* A network of g->icnt_kind with n_src sources and n_dst destinations.  On a
+   mesh the destinations are placed like memory nodes and the sources fill
+   the other nodes (mesh_place_default). */
 struct icnt *icnt_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst,
                       const char *name);
+/* The same with explicit endpoints (placement and classes). */
+struct icnt *icnt_new_at(struct arena *a, const struct gpu_config *g, const struct icnt_endpoints *src,
+                         const struct icnt_endpoints *dst, const char *name);
+/* One of the GPU's two networks: requests SM -> sub-partition (reply false)
+   or replies sub-partition -> SM, placed by -warpsim_mesh_sm_nodes and
+   -warpsim_mesh_mem_nodes (or their defaults) on a mesh.  SMs are GPU class,
+   sub-partitions ANY. */
+struct icnt *icnt_new_gpu(struct arena *a, const struct gpu_config *g, bool reply, const char *name);
+enum icnt_kind icnt_kind_of(const struct icnt *n);
+
 void icnt_reg_stats(struct icnt *n, struct stats *s, const char *prefix);
 const struct icnt_stats *icnt_get_stats(const struct icnt *n);
 

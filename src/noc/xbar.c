@@ -34,7 +34,7 @@
  * icnt_cycle touches only those, and returns at once when the network is
  * empty.  Iteration is in port-index order: deterministic.
  */
-#include "noc/icnt.h"
+#include "noc/icnt_int.h"
 
 #include <string.h>
 
@@ -73,7 +73,8 @@ struct xb_out {
     uint64_t *req;       /* inputs whose head packet (not started) is for this output */
 };
 
-struct icnt {
+struct xbar {
+    struct icnt base;               /* ops, kind, statistics */
     const char *name;
     uint32_t n_src, n_dst;
     uint32_t flit_size, latency, in_cap, out_cap, bw;
@@ -84,7 +85,6 @@ struct icnt {
     uint64_t inside;                /* packets pushed and not yet popped */
     sim_cycle last_now;             /* cycle of the last icnt_cycle call */
     int ticked;
-    struct icnt_stats st;
 };
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
@@ -110,14 +110,14 @@ static uint32_t xb_bit_next(const uint64_t *b, uint32_t nbits, uint32_t from)
     return XB_NONE;
 }
 
-static uint32_t xb_flits(const struct icnt *n, uint32_t bytes)
+static uint32_t xb_flits(const struct xbar *n, uint32_t bytes)
 {
     uint32_t f = bytes / n->flit_size + (bytes % n->flit_size != 0);
     return f ? f : 1;
 }
 
 /* Flits input i may still send in cycle `now`. */
-static uint32_t xb_in_budget(const struct icnt *n, const struct xb_in *in, sim_cycle now)
+static uint32_t xb_in_budget(const struct xbar *n, const struct xb_in *in, sim_cycle now)
 {
     return in->used_at == now ? n->bw - in->used : n->bw;
 }
@@ -126,7 +126,7 @@ static struct xb_in_pkt *xb_in_head(const struct xb_in *in) { return &in->q[in->
 
 /* The input's head packet is new (pushed into an empty FIFO, or the previous
    head finished crossing): it requests its output. */
-static void xb_in_request(struct icnt *n, uint32_t i)
+static void xb_in_request(struct xbar *n, uint32_t i)
 {
     const struct xb_in_pkt *p = xb_in_head(&n->in[i]);
     struct xb_out *o = &n->out[p->dst];
@@ -136,7 +136,7 @@ static void xb_in_request(struct icnt *n, uint32_t i)
 }
 
 /* Would a packet of `flits` fit in output o's buffer now? */
-static int xb_out_fits(const struct icnt *n, const struct xb_out *o, uint32_t flits)
+static int xb_out_fits(const struct xbar *n, const struct xb_out *o, uint32_t flits)
 {
     return o->reserved == 0 || o->reserved + flits <= n->out_cap;
 }
@@ -144,7 +144,7 @@ static int xb_out_fits(const struct icnt *n, const struct xb_out *o, uint32_t fl
 /* Round-robin winner for an idle output at cycle `now`: the first requesting
    input at or after o->rr (wrapping) whose head was pushed before `now` and
    whose link has bandwidth left.  XB_NONE if none. */
-static uint32_t xb_pick(const struct icnt *n, const struct xb_out *o, sim_cycle now)
+static uint32_t xb_pick(const struct xbar *n, const struct xb_out *o, sim_cycle now)
 {
     for (int pass = 0; pass < 2; pass++) {
         uint32_t from = pass == 0 ? o->rr : 0;
@@ -164,19 +164,22 @@ static int xb_out_has_work(const struct xb_out *o)
     return o->n_req > 0 || o->lock != XB_NONE || o->n_vis < o->count;
 }
 
+static const struct icnt_ops xbar_ops;
+
 /* ---- construction and statistics -------------------------------------------------------------- */
 
-struct icnt *icnt_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst,
-                      const char *name)
+struct icnt *xbar_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst, const char *name)
 {
     /* the config loader validates these; a zero here is a programming error */
     SIM_ASSERT(n_src >= 1 && n_dst >= 1);
     SIM_ASSERT(g->icnt_flit_size >= 1 && g->icnt_in_buffer >= 1 && g->icnt_out_buffer >= 1);
     SIM_ASSERT(g->icnt_flits_per_cycle >= 1);
 
-    struct icnt *n = arena_alloc(a, sizeof *n);
+    struct xbar *n = arena_alloc(a, sizeof *n);
     if (!n)
         return NULL;
+    n->base.ops = &xbar_ops;
+    n->base.kind = ICNT_XBAR;
     n->name = arena_strdup(a, name ? name : "icnt");
     n->n_src = n_src;
     n->n_dst = n_dst;
@@ -206,43 +209,45 @@ struct icnt *icnt_new(struct arena *a, const struct gpu_config *g, unsigned n_sr
         if (!n->out[d].q || !n->out[d].req)
             return NULL;
     }
-    return n;
+    return &n->base;
 }
 
-void icnt_reg_stats(struct icnt *n, struct stats *s, const char *prefix)
+static void xb_reg_stats(struct icnt *nb, struct stats *s, const char *prefix)
 {
-    stats_reg(s, &n->st.packets, "packets delivered", "%s.packets", prefix);
-    stats_reg(s, &n->st.flits, "flits of the delivered packets", "%s.flits", prefix);
-    stats_reg(s, &n->st.lat_sum, "icnt cycles from push to delivery, summed over packets", "%s.lat_sum", prefix);
-    stats_reg(s, &n->st.lat_max, "longest push-to-delivery latency (icnt cycles)", "%s.lat_max", prefix);
-    stats_reg(s, &n->st.input_full_stalls, "icnt_can_push calls refused (input buffer full)",
+    struct xbar *n = (struct xbar *)nb;
+    stats_reg(s, &n->base.st.packets, "packets delivered", "%s.packets", prefix);
+    stats_reg(s, &n->base.st.flits, "flits of the delivered packets", "%s.flits", prefix);
+    stats_reg(s, &n->base.st.lat_sum, "icnt cycles from push to delivery, summed over packets", "%s.lat_sum", prefix);
+    stats_reg(s, &n->base.st.lat_max, "longest push-to-delivery latency (icnt cycles)", "%s.lat_max", prefix);
+    stats_reg(s, &n->base.st.input_full_stalls, "icnt_can_push calls refused (input buffer full)",
               "%s.input_full_stalls", prefix);
-    stats_reg(s, &n->st.output_blocked, "flit slots of output bandwidth lost to a full output buffer",
+    stats_reg(s, &n->base.st.output_blocked, "flit slots of output bandwidth lost to a full output buffer",
               "%s.output_blocked", prefix);
 }
 
-const struct icnt_stats *icnt_get_stats(const struct icnt *n) { return &n->st; }
 
 /* ---- injection and ejection ------------------------------------------------------------------- */
 
-static int xb_in_fits(const struct icnt *n, const struct xb_in *in, uint32_t flits)
+static int xb_in_fits(const struct xbar *n, const struct xb_in *in, uint32_t flits)
 {
     return in->occ == 0 || in->occ + flits <= n->in_cap;
 }
 
-bool icnt_can_push(const struct icnt *n, unsigned src, uint32_t bytes)
+static bool xb_can_push(const struct icnt *nb, unsigned src, uint32_t bytes)
 {
+    const struct xbar *n = (const struct xbar *)nb;
     SIM_DASSERT(src < n->n_src);
     if (xb_in_fits(n, &n->in[src], xb_flits(n, bytes)))
         return true;
     /* The refusal is a statistic of the network; the object is never const
-       itself (icnt_new allocates it), so counting through a cast is defined. */
-    ((struct icnt *)n)->st.input_full_stalls++;
+       itself (xbar_new allocates it), so counting through a cast is defined. */
+    ((struct xbar *)n)->base.st.input_full_stalls++;
     return false;
 }
 
-void icnt_push(struct icnt *n, unsigned src, unsigned dst, struct mem_req *r, uint32_t bytes, sim_cycle now)
+static void xb_push(struct icnt *nb, unsigned src, unsigned dst, struct mem_req *r, uint32_t bytes, sim_cycle now)
 {
+    struct xbar *n = (struct xbar *)nb;
     SIM_ASSERT(src < n->n_src && dst < n->n_dst && r != NULL);
     struct xb_in *in = &n->in[src];
     uint32_t flits = xb_flits(n, bytes);
@@ -261,15 +266,17 @@ void icnt_push(struct icnt *n, unsigned src, unsigned dst, struct mem_req *r, ui
     }
 }
 
-struct mem_req *icnt_peek(const struct icnt *n, unsigned dst)
+static struct mem_req *xb_peek(const struct icnt *nb, unsigned dst)
 {
+    const struct xbar *n = (const struct xbar *)nb;
     SIM_DASSERT(dst < n->n_dst);
     const struct xb_out *o = &n->out[dst];
     return o->n_vis ? o->q[o->head].r : NULL;
 }
 
-void icnt_pop(struct icnt *n, unsigned dst)
+static void xb_pop(struct icnt *nb, unsigned dst)
 {
+    struct xbar *n = (struct xbar *)nb;
     SIM_ASSERT(dst < n->n_dst);
     struct xb_out *o = &n->out[dst];
     SIM_ASSERT(o->n_vis > 0);
@@ -281,12 +288,12 @@ void icnt_pop(struct icnt *n, unsigned dst)
     n->inside--;
 }
 
-bool icnt_busy(const struct icnt *n) { return n->inside > 0; }
+static bool xb_busy(const struct icnt *nb) { return ((const struct xbar *)nb)->inside > 0; }
 
 /* ---- the cycle ------------------------------------------------------------------------------ */
 
 /* Input i's head packet finished crossing: drop it, let the next one request. */
-static void xb_in_finish_head(struct icnt *n, uint32_t i)
+static void xb_in_finish_head(struct xbar *n, uint32_t i)
 {
     struct xb_in *in = &n->in[i];
     if (++in->head == n->in_cap)
@@ -297,7 +304,7 @@ static void xb_in_finish_head(struct icnt *n, uint32_t i)
         xb_in_request(n, i);
 }
 
-static void xb_out_deliver(struct icnt *n, struct xb_out *o, sim_cycle now)
+static void xb_out_deliver(struct xbar *n, struct xb_out *o, sim_cycle now)
 {
     while (o->n_vis < o->count) {
         uint32_t k = o->head + o->n_vis;
@@ -308,15 +315,15 @@ static void xb_out_deliver(struct icnt *n, struct xb_out *o, sim_cycle now)
             break;
         o->n_vis++;
         uint64_t lat = p->ready - p->t_push;
-        n->st.packets++;
-        n->st.flits += p->flits;
-        n->st.lat_sum += lat;
-        if (lat > n->st.lat_max)
-            n->st.lat_max = lat;
+        n->base.st.packets++;
+        n->base.st.flits += p->flits;
+        n->base.st.lat_sum += lat;
+        if (lat > n->base.st.lat_max)
+            n->base.st.lat_max = lat;
     }
 }
 
-static void xb_out_cycle(struct icnt *n, uint32_t d, sim_cycle now)
+static void xb_out_cycle(struct xbar *n, uint32_t d, sim_cycle now)
 {
     struct xb_out *o = &n->out[d];
     uint32_t budget = n->bw;
@@ -328,7 +335,7 @@ static void xb_out_cycle(struct icnt *n, uint32_t d, sim_cycle now)
             const struct xb_in_pkt *p = xb_in_head(&n->in[i]);
             if (!xb_out_fits(n, o, p->flits)) {
                 /* the round-robin winner waits for room (no bypass: big packets would starve) */
-                n->st.output_blocked += budget;
+                n->base.st.output_blocked += budget;
                 break;
             }
             xb_bit_clr(o->req, i);
@@ -383,7 +390,7 @@ static void xb_out_cycle(struct icnt *n, uint32_t d, sim_cycle now)
  * Serves both icnt_next_event and the accounting of skipped cycles, so the
  * two agree by construction.
  */
-static sim_cycle xb_out_walk(const struct icnt *n, const struct xb_out *o, sim_cycle from, sim_cycle to,
+static sim_cycle xb_out_walk(const struct xbar *n, const struct xb_out *o, sim_cycle from, sim_cycle to,
                              uint64_t *blocked)
 {
     if (o->lock != XB_NONE || o->n_req == 0)
@@ -409,8 +416,9 @@ static sim_cycle xb_out_walk(const struct icnt *n, const struct xb_out *o, sim_c
     return SIM_NEVER;
 }
 
-void icnt_cycle(struct icnt *n, sim_cycle now)
+static void xb_cycle(struct icnt *nb, sim_cycle now)
 {
+    struct xbar *n = (struct xbar *)nb;
     int skipped = n->ticked && now > n->last_now + 1;
     sim_cycle skip_from = n->last_now + 1;
     n->last_now = now;
@@ -432,7 +440,7 @@ void icnt_cycle(struct icnt *n, sim_cycle now)
                    icnt_cycle would have, so output_blocked does not depend on idle skipping */
                 uint64_t blk = 0;
                 (void)xb_out_walk(n, &n->out[d], skip_from, now - 1, &blk);
-                n->st.output_blocked += blk * n->bw;
+                n->base.st.output_blocked += blk * n->bw;
             }
             xb_out_cycle(n, d, now);
             from = b + 1;
@@ -440,8 +448,9 @@ void icnt_cycle(struct icnt *n, sim_cycle now)
     }
 }
 
-sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now)
+static sim_cycle xb_next_event(const struct icnt *nb, sim_cycle now)
 {
+    const struct xbar *n = (const struct xbar *)nb;
     if (n->inside == 0)
         return SIM_NEVER;
     sim_cycle next = SIM_NEVER;
@@ -467,3 +476,15 @@ sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now)
        the consumer polls icnt_peek when it can take one. */
     return next;
 }
+
+static const struct icnt_ops xbar_ops = {
+    .name = "xbar",
+    .reg_stats = xb_reg_stats,
+    .can_push = xb_can_push,
+    .push = xb_push,
+    .cycle = xb_cycle,
+    .peek = xb_peek,
+    .pop = xb_pop,
+    .busy = xb_busy,
+    .next_event = xb_next_event,
+};

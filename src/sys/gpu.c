@@ -6,7 +6,7 @@
  *
  * Counter names registered here (components add theirs under these prefixes):
  *   sm<i>.*           SM i (its L1 caches under sm<i>.l1d, ...)
- *   icnt_req.*, icnt_rep.*   the two crossbars
+ *   icnt_req.*, icnt_rep.*   the request and reply networks (crossbars or meshes)
  *   part<p>.*         memory sub-partition p (its L2 slice under part<p>.l2)
  *   dram<c>.*         DRAM channel c
  *   gpu.*             whole-GPU counters kept by the engine (lat_rt, occupancy)
@@ -174,8 +174,8 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         sm_reg_stats(g->sm[i], &g->stats, pfx);
         sm_set_warp_done_hook(g->sm[i], gpu_warp_done, g);
     }
-    g->req_net = icnt_new(a, c, g->n_sms, g->n_parts, "icnt_req");
-    g->rep_net = icnt_new(a, c, g->n_parts, g->n_sms, "icnt_rep");
+    g->req_net = icnt_new_gpu(a, c, false, "icnt_req");
+    g->rep_net = icnt_new_gpu(a, c, true, "icnt_rep");
     if (!g->req_net || !g->rep_net)
         goto oom;
     icnt_reg_stats(g->req_net, &g->stats, "icnt_req");

@@ -14,6 +14,8 @@
 #include "mem/addr_map.h"
 #include "mem/cache.h"
 #include "mem/dram.h"
+#include "noc/icnt.h"
+#include "noc/mesh_place.h"
 #include "policy/bypass.h"
 #include "policy/cm.h"
 #include "policy/warp_sched.h"
@@ -136,6 +138,23 @@ const struct cfg_opt gpu_config_opts[] = {
     O("warpsim_icnt_input_buffer", CFG_UINT, icnt_in_buffer, "16", 1, 4096, "flits buffered per input port"),
     O("warpsim_icnt_output_buffer", CFG_UINT, icnt_out_buffer, "16", 1, 4096, "flits buffered per output port"),
     O("warpsim_icnt_bandwidth", CFG_UINT, icnt_flits_per_cycle, "1", 1, 64, "flits an output accepts per cycle"),
+    O("warpsim_icnt", CFG_STRING, icnt_kind_name, "xbar", 0, 0,
+      "interconnect: xbar (input-buffered crossbar) or mesh (2D mesh, VCs, credits, XY routing)"),
+    O("warpsim_mesh_cols", CFG_UINT, mesh_cols, "0", 0, 256,
+      "mesh columns (0: the smallest near-square holding every SM and memory node)"),
+    O("warpsim_mesh_rows", CFG_UINT, mesh_rows, "0", 0, 256, "mesh rows (0: enough for every SM and memory node)"),
+    O("warpsim_mesh_vcs", CFG_UINT, mesh_vcs, "4", 1, 16, "mesh virtual channels per input port"),
+    O("warpsim_mesh_vc_buf", CFG_UINT, mesh_vc_buf, "4", 1, 256, "mesh flits buffered per virtual channel"),
+    O("warpsim_mesh_router_latency", CFG_UINT, mesh_router_latency, "2", 1, 1000,
+      "mesh cycles from a flit's arrival in a router to its switch traversal (RC, VA, SA)"),
+    O("warpsim_mesh_link_latency", CFG_UINT, mesh_link_latency, "1", 1, 1000,
+      "mesh cycles from switch traversal to arrival at the next router"),
+    O("warpsim_mesh_sm_nodes", CFG_STRING, mesh_sm_nodes, "", 0, 0,
+      "mesh node of each SM, e.g. \"0-3,5\" (empty: fill the nodes without memory)"),
+    O("warpsim_mesh_mem_nodes", CFG_STRING, mesh_mem_nodes, "", 0, 0,
+      "mesh node of each memory sub-partition (empty: spread over rows and columns)"),
+    O("warpsim_mesh_partition", CFG_STRING, mesh_partition, "", 0, 0,
+      "mesh VCs and link width split between GPU and CPU traffic, <g>G<c>C (e.g. 3G1C); empty: shared"),
 
     /* ---- clocks ---- */
     O("gpgpu_clock_domains", CFG_STRING, clock_domains, "700.0:700.0:700.0:924.0", 0, 0,
@@ -280,6 +299,7 @@ _Static_assert(sizeof gc_caches / sizeof gc_caches[0] == GPU_NCACHES, "gc_caches
 #define GC_FIFO_ENTRY_BYTES 16u      /* core/fifo.h: a pointer and a ready cycle */
 #define GC_DRAM_SLOT_BYTES 32u       /* mem/dram.c: struct dram_slot */
 #define GC_XBAR_PKT_BYTES 32u        /* noc/xbar.c: struct xb_in_pkt / xb_out_pkt */
+#define GC_MESH_VC_BYTES 48u         /* noc/mesh.c: an input VC, an output VC and their round-robin state */
 
 static void gc_part(struct gpu_model_mem *m, const char *opt, unsigned count, const char *unit, uint64_t each)
 {
@@ -328,6 +348,63 @@ void gpu_config_model_mem(const struct gpu_config *g, struct gpu_model_mem *m)
     uint64_t req_words = (uint64_t)(n_cores > n_parts ? n_cores : n_parts) / 64 + 1;   /* request bit masks */
     gc_part(m, "warpsim_icnt_output_buffer", n_cores + n_parts, "crossbar ports",
             (uint64_t)g->icnt_out_buffer * GC_XBAR_PKT_BYTES + 8 * req_words);
+    if (g->icnt_kind == ICNT_MESH) {
+        /* both meshes: 5 ports x VCs x (buffer of ready cycles + VC state + output VC state) per router */
+        uint64_t nodes = (uint64_t)g->mesh_cols * g->mesh_rows;
+        gc_part(m, "warpsim_mesh_vc_buf", (unsigned)(2 * nodes), "mesh routers",
+                5 * (uint64_t)g->mesh_vcs * (8 * (uint64_t)g->mesh_vc_buf + GC_MESH_VC_BYTES));
+    }
+}
+
+/* -warpsim_icnt and, for a mesh, its size (resolved in place), -warpsim_mesh_partition and the placement. */
+static int gc_icnt(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
+{
+    if (!strcmp(g->icnt_kind_name, "xbar")) {
+        g->icnt_kind = ICNT_XBAR;
+        return 0;
+    }
+    if (strcmp(g->icnt_kind_name, "mesh"))
+        return gc_fail(c, err, "warpsim_icnt", NULL, "-warpsim_icnt: unknown interconnect '%s' (valid: xbar, mesh)",
+                       g->icnt_kind_name);
+    g->icnt_kind = ICNT_MESH;
+    mesh_place_size(g->mesh_cols, g->mesh_rows, g->n_cores + g->n_sub_partitions, &g->mesh_cols, &g->mesh_rows);
+    if ((uint64_t)g->mesh_cols * g->mesh_rows > 65536)
+        return gc_fail(c, err, "warpsim_mesh_cols", "warpsim_mesh_rows",
+                       "-warpsim_mesh_cols x -warpsim_mesh_rows: %ux%u is more than 65536 nodes", g->mesh_cols,
+                       g->mesh_rows);
+    g->mesh_gpu_vcs = g->mesh_cpu_vcs = 0;
+    const char *ps = g->mesh_partition;
+    if (ps[0] && strcmp(ps, "none")) {
+        unsigned gv = 0, cv = 0;
+        int used = 0;
+        if (sscanf(ps, "%uG%uC%n", &gv, &cv, &used) != 2 || ps[used] || gv < 1 || cv < 1)
+            return gc_fail(c, err, "warpsim_mesh_partition", NULL,
+                           "-warpsim_mesh_partition: expected <gpu VCs>G<cpu VCs>C such as 3G1C (or empty: shared), "
+                           "got '%s'",
+                           ps);
+        if (gv + cv != g->mesh_vcs)
+            return gc_fail(c, err, "warpsim_mesh_partition", "warpsim_mesh_vcs",
+                           "-warpsim_mesh_partition %s: %u + %u VCs must equal -warpsim_mesh_vcs (%u)", ps, gv, cv,
+                           g->mesh_vcs);
+        /* the link width splits like the VCs (3G1C on 32 B links: 24 B GPU, 8 B CPU) */
+        if ((uint64_t)g->icnt_flit_size * gv / g->mesh_vcs < 1 || (uint64_t)g->icnt_flit_size * cv / g->mesh_vcs < 1)
+            return gc_fail(c, err, "warpsim_mesh_partition", "icnt_flit_size",
+                           "-warpsim_mesh_partition %s: a %u-byte link (-icnt_flit_size) leaves a class less than "
+                           "one byte",
+                           ps, g->icnt_flit_size);
+        g->mesh_gpu_vcs = gv;
+        g->mesh_cpu_vcs = cv;
+    }
+    uint32_t *sm = malloc(sizeof *sm * (g->n_cores ? g->n_cores : 1));
+    uint32_t *mem = malloc(sizeof *mem * (g->n_sub_partitions ? g->n_sub_partitions : 1));
+    const char *opt = NULL;
+    char msg[400];
+    int rc = !sm || !mem ? -1 : mesh_place_gpu(g, sm, mem, &opt, msg, sizeof msg);
+    free(sm);
+    free(mem);
+    if (rc)
+        return gc_fail(c, err, opt ? opt : "warpsim_mesh_sm_nodes", NULL, "%s", opt ? msg : "out of host memory");
+    return 0;
 }
 
 int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
@@ -475,6 +552,10 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return gc_fail(c, err, "warpsim_icnt_output_buffer", "icnt_flit_size",
                        "-warpsim_icnt_output_buffer: %u flits cannot hold a %u-byte line in %u-byte flits (needs %u)",
                        g->icnt_out_buffer, max_line, g->icnt_flit_size, pkt_flits);
+
+    /* interconnect kind; the mesh's size, partitioning and placement */
+    if (gc_icnt(g, c, err))
+        return -1;
 
     /* DRAM */
     {

@@ -122,6 +122,20 @@ struct gpu_config {
     unsigned icnt_out_buffer;       /* -warpsim_icnt_output_buffer: flits buffered per output port */
     unsigned icnt_flits_per_cycle;  /* -warpsim_icnt_bandwidth: flits an output port accepts per cycle */
 
+    /* ---- interconnect kind; the 2D mesh (src/noc/mesh.c, docs/timing_icnt.md) ---- */
+    const char *icnt_kind_name;     /* -warpsim_icnt: xbar | mesh */
+    unsigned mesh_cols, mesh_rows;  /* -warpsim_mesh_cols / _rows (0: the smallest near-square; resolved by load) */
+    unsigned mesh_vcs;              /* -warpsim_mesh_vcs: virtual channels per input port */
+    unsigned mesh_vc_buf;           /* -warpsim_mesh_vc_buf: flits buffered per virtual channel */
+    unsigned mesh_router_latency;   /* -warpsim_mesh_router_latency: cycles from a flit's arrival to switch traversal */
+    unsigned mesh_link_latency;     /* -warpsim_mesh_link_latency: cycles from switch traversal to the next router */
+    const char *mesh_sm_nodes;      /* -warpsim_mesh_sm_nodes: node of each SM ("" = default placement) */
+    const char *mesh_mem_nodes;     /* -warpsim_mesh_mem_nodes: node of each memory sub-partition ("" = default) */
+    const char *mesh_partition;     /* -warpsim_mesh_partition: "" shared, or "<g>G<c>C" (004 sec. 2.2, e.g. 3G1C) */
+    /* derived */
+    unsigned icnt_kind;             /* enum icnt_kind (noc/icnt.h): 0 crossbar, 1 mesh */
+    unsigned mesh_gpu_vcs, mesh_cpu_vcs; /* partitioned VCs per class; both 0 when shared */
+
     /* ---- clocks ---- */
     const char *clock_domains;      /* -gpgpu_clock_domains "core:icnt:l2:dram" MHz */
     /* derived: integer picoseconds per cycle */

@@ -231,7 +231,8 @@ TEST(preset_las_15sm)
 TEST(round_trip_every_preset)
 {
     static const char *const presets[] = {"gtx480.config", "gtx480-l1d16way.config", "dyncta-30core.config",
-                                          "las-15sm.config"};
+                                          "las-15sm.config", "dyncta-56core-mesh.config",
+                                          "dyncta-110core-mesh.config"};
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         struct arena *a = arena_new(0);
         struct gpu_config g, back;
@@ -394,9 +395,9 @@ TEST(option_table_is_complete_and_listed)
             if (strcmp(gpu_config_opts[i].name, gpu_config_opts[k].name) == 0)
                 T_FAIL_("duplicate option %s", gpu_config_opts[i].name);
     }
-    CHECK_EQ_INT(gpu_config_nopts, 75);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
+    CHECK_EQ_INT(gpu_config_nopts, 85);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
                                             + -warpsim_l1{i,c,t}_repl, -warpsim_l1{i,c,t}_bypass; + -warpsim_threads;
-                                            + -warpsim_cm */
+                                            + -warpsim_cm; + -warpsim_icnt and nine -warpsim_mesh_* */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

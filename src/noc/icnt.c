@@ -1,0 +1,68 @@
+/*
+ * icnt.c - the public icnt_* functions (icnt.h): construction by kind and
+ * dispatch to the implementation's ops (noc/xbar.c, noc/mesh.c).
+ */
+#include "noc/icnt_int.h"
+
+#include "noc/mesh_place.h"
+
+struct icnt *icnt_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst,
+                      const char *name)
+{
+    if (g->icnt_kind != ICNT_MESH)
+        return xbar_new(a, g, n_src, n_dst, name);
+    struct icnt_endpoints src = {.n = n_src}, dst = {.n = n_dst};
+    return mesh_new(a, g, &src, &dst, name);
+}
+
+struct icnt *icnt_new_at(struct arena *a, const struct gpu_config *g, const struct icnt_endpoints *src,
+                         const struct icnt_endpoints *dst, const char *name)
+{
+    if (g->icnt_kind != ICNT_MESH)
+        return xbar_new(a, g, src->n, dst->n, name);
+    return mesh_new(a, g, src, dst, name);
+}
+
+struct icnt *icnt_new_gpu(struct arena *a, const struct gpu_config *g, bool reply, const char *name)
+{
+    unsigned ns = g->n_cores, np = g->n_sub_partitions;
+    if (g->icnt_kind != ICNT_MESH)
+        return reply ? xbar_new(a, g, np, ns, name) : xbar_new(a, g, ns, np, name);
+    uint32_t *sm = arena_alloc(a, sizeof *sm * ns), *mem = arena_alloc(a, sizeof *mem * np);
+    uint8_t *sm_cls = arena_alloc(a, ns), *mem_cls = arena_alloc(a, np);
+    if (!sm || !mem || !sm_cls || !mem_cls)
+        return NULL;
+    const char *opt = NULL;
+    char msg[400];
+    int rc = mesh_place_gpu(g, sm, mem, &opt, msg, sizeof msg);
+    SIM_ASSERT(rc == 0);   /* gpu_config_load checked the placement */
+    for (unsigned i = 0; i < ns; i++)
+        sm_cls[i] = ICNT_CLASS_GPU;
+    for (unsigned p = 0; p < np; p++)
+        mem_cls[p] = ICNT_CLASS_ANY;   /* a memory partition answers every class */
+    struct icnt_endpoints e_sm = {.n = ns, .node = sm, .cls = sm_cls}, e_mem = {.n = np, .node = mem, .cls = mem_cls};
+    return reply ? mesh_new(a, g, &e_mem, &e_sm, name) : mesh_new(a, g, &e_sm, &e_mem, name);
+}
+
+enum icnt_kind icnt_kind_of(const struct icnt *n) { return n->kind; }
+
+void icnt_reg_stats(struct icnt *n, struct stats *s, const char *prefix) { n->ops->reg_stats(n, s, prefix); }
+
+const struct icnt_stats *icnt_get_stats(const struct icnt *n) { return &n->st; }
+
+bool icnt_can_push(const struct icnt *n, unsigned src, uint32_t bytes) { return n->ops->can_push(n, src, bytes); }
+
+void icnt_push(struct icnt *n, unsigned src, unsigned dst, struct mem_req *r, uint32_t bytes, sim_cycle now)
+{
+    n->ops->push(n, src, dst, r, bytes, now);
+}
+
+void icnt_cycle(struct icnt *n, sim_cycle now) { n->ops->cycle(n, now); }
+
+struct mem_req *icnt_peek(const struct icnt *n, unsigned dst) { return n->ops->peek(n, dst); }
+
+void icnt_pop(struct icnt *n, unsigned dst) { n->ops->pop(n, dst); }
+
+bool icnt_busy(const struct icnt *n) { return n->ops->busy(n); }
+
+sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now) { return n->ops->next_event(n, now); }
