@@ -11,6 +11,7 @@
 #include "fe/ptx/ptx_ir.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
+#include "sys/gpu_cpu.h"
 
 /* Default limits of `warpsim run` (--max-warp-insns, --max-seconds): a kernel
    that never terminates stops within minutes (functional) or an hour or so
@@ -70,6 +71,12 @@ struct wl_exec {
     const char *l1_repl, *l2_repl;        /* --l1-repl / --l2-repl */
     const char *l1_bypass, *l2_bypass;    /* --l1-bypass / --l2-bypass */
     const char *cm;                       /* --cm: concurrency manager (implies --warp-sched swl) */
+    const char *cpu_apps;                 /* --cpu-mix / --cpu: -warpsim_cpu_apps */
+    /* the chip's CPU cores after a timing run (malloc'ed, cli_exec_free); cpu_failed: they stopped */
+    int cpu_failed;
+    uint64_t gpu_cycles;
+    unsigned n_cpu;
+    struct gpu_cpu_result *cpu;
     const char *timeseries_path, *warps_path;
     int warn_unknown;          /* unknown config options warn instead of failing */
     int per_kernel_text;       /* text report: every kernel's full section */
@@ -102,5 +109,31 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out
 int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out);
 int cli_is_help(const char *a);
 double cli_now(void);   /* monotonic seconds */
+
+
+/* ---- seed 004's metrics of a run on the CPU-GPU chip (hetero_metrics.c) ---- */
+#define HETERO_MAX_APPS 1024
+struct hetero_app {
+    unsigned core;
+    const char *app;           /* points into the shared run's results */
+    double ipc_shared, ipc_alone;
+};
+struct hetero_metrics {
+    int valid;                 /* the shared run had measured CPU cores and the alone runs worked */
+    double gpu_ipc_shared, gpu_ipc_alone, su_gpu, ws_cpu;
+    uint64_t gpu_cycles_alone;
+    double oss[11];            /* alpha = 0, 0.1, ..., 1 */
+    unsigned n_apps;
+    struct hetero_app app[HETERO_MAX_APPS];
+};
+/* The GPU-alone run and each distinct application's alone run, then SU_GPU, WS_CPU, OSS.  0 (valid = 0
+   when the run had no measured CPU core), or -1 with err. */
+int cli_hetero_metrics(const struct wl_exec *x, struct hetero_metrics *m, char *err, size_t n);
+void cli_hetero_print(FILE *f, const struct hetero_metrics *m);
+struct json;
+void cli_hetero_json(struct json *j, const struct hetero_metrics *m);
+/* Only the CPU cores of the machine x describes (no workload, no kernel): warm-up and quota; core `core`'s
+   result in *out.  0, or -1 with x->error. */
+int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *out);
 
 #endif

@@ -115,6 +115,8 @@ static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
         cfg_set(&c, "gpgpu_scheduler", "swl", "--cm");
     if (st == WS_SUCCESS && x->cm)
         cfg_set(&c, "warpsim_cm", x->cm, "--cm");
+    if (st == WS_SUCCESS && x->cpu_apps)
+        cfg_set(&c, "warpsim_cpu_apps", x->cpu_apps, "--cpu-mix");
     if (st == WS_SUCCESS && x->cta_sched)
         cfg_set(&c, "warpsim_cta_scheduler", x->cta_sched, "--cta-sched");
     if (st == WS_SUCCESS && x->l1_repl)
@@ -211,15 +213,30 @@ ws_status cli_exec_workload(struct wl_exec *x)
         x->result.verified = 1;
         double t0 = cli_now();
         x->status = x->wl->run(ctx, mod, &x->opts, &x->result);
+        /* the chip's CPU cores finish their measured quotas after the GPU's last kernel */
+        char cmsg[512];
+        if (x->status == WS_SUCCESS && ws_gpu(ctx) && gpu_cpu_finish(ws_gpu(ctx), cmsg, sizeof cmsg) != 0) {
+            x->status = WS_ERROR_LAUNCH_FAILED;
+            snprintf(x->error, sizeof x->error, "%s", cmsg);
+            x->cpu_failed = 1;
+        }
         x->host_seconds = cli_now() - t0;
         if (x->status != WS_SUCCESS)
             x->result.verified = 0;
     }
-    if (x->status != WS_SUCCESS)
+    if (x->status != WS_SUCCESS && !x->cpu_failed)
         snprintf(x->error, sizeof x->error, "%s", wsGetErrorMessage(ctx));
     wsGetStats(ctx, &x->stats);
     struct gpu *g = ws_gpu(ctx);
     if (g) {
+        x->gpu_cycles = gpu_total_cycles(g);
+        x->n_cpu = gpu_cpu_count(g);
+        x->cpu = x->n_cpu ? calloc(x->n_cpu, sizeof *x->cpu) : NULL;
+        for (unsigned i = 0; x->cpu && i < x->n_cpu; i++) {
+            (void)gpu_cpu_result(g, i, &x->cpu[i]);   /* cycles 0: not measured */
+            if (x->cpu[i].app)   /* the context's memory goes: keep a copy */
+                x->cpu[i].app = strdup(x->cpu[i].app);
+        }
         CAPTURE(x->timing_text, gpu_report_text_ex(g, f, x->per_kernel_text));
         CAPTURE(x->timing_json, gpu_report_json(g, f, 2));
         CAPTURE(x->effective_config, (gpu_config_write(f, gpu_config(g)), gpu_write_policy_params(g, f)));
@@ -230,10 +247,37 @@ ws_status cli_exec_workload(struct wl_exec *x)
     return x->status;
 }
 
+int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *out)
+{
+    ws_ctx *ctx = NULL;
+    ws_ctx_opts co = {0};
+    co.mode = WS_MODE_TIMING;
+    memset(out, 0, sizeof *out);
+    x->error[0] = '\0';
+    x->status = ws_create_ex(&ctx, &co, x->error, sizeof x->error);
+    if (x->status == WS_SUCCESS)
+        x->status = setup_timing(ctx, x);
+    int rc = x->status == WS_SUCCESS ? 0 : -1;
+    if (rc == 0 && gpu_cpu_finish(ws_gpu(ctx), x->error, sizeof x->error) != 0)
+        rc = -1;
+    if (rc == 0 && !gpu_cpu_result(ws_gpu(ctx), core, out)) {
+        snprintf(x->error, sizeof x->error, "CPU core %u was not measured", core);
+        rc = -1;
+    }
+    out->app = NULL;   /* the context's memory goes */
+    wsDestroy(ctx);
+    return rc;
+}
+
 void cli_exec_free(struct wl_exec *x)
 {
     free(x->timing_text);
     free(x->timing_json);
     free(x->effective_config);
+    for (unsigned i = 0; x->cpu && i < x->n_cpu; i++)
+        free((char *)x->cpu[i].app);
+    free(x->cpu);
+    x->cpu = NULL;
+    x->n_cpu = 0;
     x->timing_text = x->timing_json = x->effective_config = NULL;
 }

@@ -54,6 +54,13 @@ static void run_usage(FILE *f)
           "  --l1-bypass NAME         L1D bypass policy (= --set warpsim_l1d_bypass=NAME): none, all,\n"
           "                           pcbased, ctrlc, ... (warpsim list --policies)\n"
           "  --l2-bypass NAME         L2 bypass policy (= --set warpsim_l2_bypass=NAME)\n"
+          "  --cpu-mix NAME|LIST      what the chip's CPU cores run (= --set warpsim_cpu_apps=...): a mix\n"
+          "                           of seed 004 (L1, L2, M1, M2, H1, H2), profiles (warpsim trace gen\n"
+          "                           --list) or ChampSim trace files, comma-separated, one per core; needs\n"
+          "                           a machine with CPU cores (--config hetero-7tile, hetero-small);\n"
+          "                           --cpu is the same option.  The run then also runs the GPU alone and\n"
+          "                           each application alone and prints SU_GPU, WS_CPU and OSS (004 sec. 5)\n"
+          "  --no-alone               skip those alone runs (no SU_GPU / WS_CPU / OSS)\n"
           "  --cm NAME                concurrency manager (= --set warpsim_cm=NAME): none, cm_cpu,\n"
           "                           cm_bal, cm_bal1..4 (seed 004); selects --warp-sched swl unless\n"
           "                           given; parameters: --set cm.cm_bal.k=64 (warpsim list --policies)\n"
@@ -72,7 +79,8 @@ static void run_usage(FILE *f)
           f);
 }
 
-static void write_json(FILE *f, const struct wl_exec *x, int functional, const char *cmdline)
+static void write_json(FILE *f, const struct wl_exec *x, int functional, const char *cmdline,
+                       const struct hetero_metrics *hm)
 {
     struct json j;
     json_begin(&j, f);
@@ -96,6 +104,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
             json_str(&j, "cta_sched", x->cta_sched);
         if (x->cm)
             json_str(&j, "cm", x->cm);
+        if (x->cpu_apps)
+            json_str(&j, "cpu_apps", x->cpu_apps);
     }
     json_str(&j, "status", wsStatusName(x->status));
     if (x->status != WS_SUCCESS)
@@ -137,6 +147,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_close(&j);
     if (x->timing_json)
         json_raw_obj(&j, "timing", x->timing_json);
+    if (hm)
+        cli_hetero_json(&j, hm);
     json_obj(&j, "host");
     json_dbl(&j, "seconds", x->host_seconds);
     json_dbl(&j, "simulation_seconds", x->sim_seconds);
@@ -186,7 +198,7 @@ int cmd_run(int argc, char **argv)
     x.limits.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
     x.limits.max_seconds = CLI_DEFAULT_MAX_SECONDS;
     const char *out = NULL, *name = NULL;
-    int functional = 0;
+    int functional = 0, no_alone = 0;
     char cmdline[2048] = "warpsim";
     for (int i = 0; i < argc; i++) {
         size_t used = strlen(cmdline);
@@ -200,6 +212,8 @@ int cmd_run(int argc, char **argv)
             return EXIT_OK;
         } else if (strcmp(a, "--functional") == 0) {
             functional = 1;
+        } else if (strcmp(a, "--no-alone") == 0) {
+            no_alone = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             x.opts.verbose = 1;
         } else if (strcmp(a, "--kernel-stats") == 0) {
@@ -211,6 +225,7 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--max-warp-insns") == 0 || strcmp(a, "--max-cycles") == 0 ||
                    strcmp(a, "--max-seconds") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 ||
                    strcmp(a, "--warp-sched") == 0 || strcmp(a, "--cta-sched") == 0 || strcmp(a, "--cm") == 0 ||
+                   strcmp(a, "--cpu-mix") == 0 || strcmp(a, "--cpu") == 0 ||
                    strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
                    strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0 ||
                    strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--threads") == 0) {
@@ -260,6 +275,8 @@ int cmd_run(int argc, char **argv)
                 if (check_policy("warp scheduler", v, 1) != 0)
                     return EXIT_USAGE;
                 x.warp_sched = v;
+            } else if (strcmp(a, "--cpu-mix") == 0 || strcmp(a, "--cpu") == 0) {
+                x.cpu_apps = v;
             } else if (strcmp(a, "--cm") == 0) {
                 if (check_policy("concurrency manager", v, 4) != 0)
                     return EXIT_USAGE;
@@ -321,9 +338,9 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stderr);
         return EXIT_USAGE;
     }
-    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.cm || x.l1_repl || x.l2_repl ||
+    if (functional && (x.config || x.nset || x.warp_sched || x.cta_sched || x.cm || x.cpu_apps || x.l1_repl || x.l2_repl ||
                        x.l1_bypass || x.l2_bypass || x.timeseries_path || x.warps_path)) {
-        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --cm, --l1-repl, --l2-repl, "
+        fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --cm, --cpu-mix, --l1-repl, --l2-repl, "
                         "--l1-bypass, --l2-bypass, --timeseries and --warps apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
@@ -413,6 +430,16 @@ int cmd_run(int argc, char **argv)
     }
     if (x.status == WS_SUCCESS)
         printf("verify = %s (%s)\n", x.result.verified ? "PASSED" : "FAILED", x.result.detail);
+    /* on the CPU-GPU chip: the alone runs and seed 004's metrics */
+    struct hetero_metrics *hm = calloc(1, sizeof *hm);
+    if (hm && !functional && !no_alone && x.n_cpu && x.status == WS_SUCCESS) {
+        char herr[4200];
+        if (cli_hetero_metrics(&x, hm, herr, sizeof herr) != 0) {
+            fprintf(stderr, "warpsim run: %s\n", herr);
+            x.status = WS_ERROR_LAUNCH_FAILED;
+        }
+        cli_hetero_print(stdout, hm);
+    }
     /* a launch rejected as configured (a policy's parameters or input file, a CTA that does not fit the
        machine, a --ptx kernel whose parameters differ from the workload's) is bad input, not a fault of
        the simulated program */
@@ -421,7 +448,7 @@ int cmd_run(int argc, char **argv)
              : x.result.verified                ? EXIT_OK
                                                 : EXIT_VERIFY_FAILED;
     if (json_out) {
-        write_json(json_out, &x, functional, cmdline);
+        write_json(json_out, &x, functional, cmdline, hm);
         if (fclose(json_out) != 0) {
             fprintf(stderr, "warpsim run: -o %s: write failed: %s\n", out, strerror(errno));
             rc = rc ? rc : EXIT_USAGE;
@@ -447,5 +474,6 @@ int cmd_run(int argc, char **argv)
     if (x.warps_path && x.timing)
         printf("per-warp records written to %s\n", x.warps_path);
     cli_exec_free(&x);
+    free(hm);
     return rc;
 }

@@ -4,6 +4,8 @@
  */
 #include "noc/icnt_int.h"
 
+#include <string.h>
+
 #include "noc/mesh_place.h"
 
 struct icnt *icnt_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst,
@@ -23,9 +25,36 @@ struct icnt *icnt_new_at(struct arena *a, const struct gpu_config *g, const stru
     return mesh_new(a, g, src, dst, name);
 }
 
+/* CPU cores' nodes: the list given, else the nodes holding neither memory nor an SM in row-major order
+   (then again over the nodes without memory when there are more cores than such nodes) */
+static void icnt_place_cpus(const struct gpu_config *g, const uint32_t *sm, const uint32_t *mem, uint32_t *cpu)
+{
+    unsigned nodes = g->mesh_cols * g->mesh_rows, nc = g->cpu_cores;
+    if (g->mesh_cpu_nodes && g->mesh_cpu_nodes[0]) {
+        char msg[200];
+        int rc = mesh_place_parse(g->mesh_cpu_nodes, nc, nodes, cpu, msg, sizeof msg);
+        SIM_ASSERT(rc == 0);   /* gpu_config_load checked it */
+        return;
+    }
+    unsigned char taken[65536];
+    memset(taken, 0, nodes);
+    for (unsigned p = 0; p < g->n_sub_partitions; p++)
+        taken[mem[p]] = 2;
+    for (unsigned i = 0; i < g->n_cores; i++)
+        taken[sm[i]] = taken[sm[i]] ? taken[sm[i]] : 1;
+    unsigned k = 0;
+    for (unsigned v = 0; v < nodes && k < nc; v++)
+        if (!taken[v])
+            cpu[k++] = v;
+    for (unsigned v = 0; k < nc; v = (v + 1) % nodes)
+        if (taken[v] != 2)
+            cpu[k++] = v;
+}
+
 struct icnt *icnt_new_gpu(struct arena *a, const struct gpu_config *g, bool reply, const char *name)
 {
-    unsigned ns = g->n_cores, np = g->n_sub_partitions;
+    /* the cores' endpoints: the SMs, then the chip's CPU cores (sys/gpu_cpu.h) */
+    unsigned nsm = g->n_cores, ns = nsm + g->cpu_cores, np = g->n_sub_partitions;
     if (g->icnt_kind != ICNT_MESH)
         return reply ? xbar_new(a, g, np, ns, name) : xbar_new(a, g, ns, np, name);
     uint32_t *sm = arena_alloc(a, sizeof *sm * ns), *mem = arena_alloc(a, sizeof *mem * np);
@@ -36,8 +65,10 @@ struct icnt *icnt_new_gpu(struct arena *a, const struct gpu_config *g, bool repl
     char msg[400];
     int rc = mesh_place_gpu(g, sm, mem, &opt, msg, sizeof msg);
     SIM_ASSERT(rc == 0);   /* gpu_config_load checked the placement */
+    if (g->cpu_cores)
+        icnt_place_cpus(g, sm, mem, sm + nsm);
     for (unsigned i = 0; i < ns; i++)
-        sm_cls[i] = ICNT_CLASS_GPU;
+        sm_cls[i] = i < nsm ? ICNT_CLASS_GPU : ICNT_CLASS_CPU;
     for (unsigned p = 0; p < np; p++)
         mem_cls[p] = ICNT_CLASS_ANY;   /* a memory partition answers every class */
     struct icnt_endpoints e_sm = {.n = ns, .node = sm, .cls = sm_cls}, e_mem = {.n = np, .node = mem, .cls = mem_cls};

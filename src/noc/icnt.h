@@ -72,7 +72,9 @@ struct icnt *icnt_new_at(struct arena *a, const struct gpu_config *g, const stru
 /* One of the GPU's two networks: requests SM -> sub-partition (reply false)
    or replies sub-partition -> SM, placed by -warpsim_mesh_sm_nodes and
    -warpsim_mesh_mem_nodes (or their defaults) on a mesh.  SMs are GPU class,
-   sub-partitions ANY. */
+   sub-partitions ANY.  The chip's CPU cores (-warpsim_cpu_cores) are more
+   core endpoints after the SMs (index n_cores + i), CPU class, placed by
+   -warpsim_mesh_cpu_nodes or on the free nodes. */
 struct icnt *icnt_new_gpu(struct arena *a, const struct gpu_config *g, bool reply, const char *name);
 enum icnt_kind icnt_kind_of(const struct icnt *n);
 

@@ -194,6 +194,10 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         snprintf(pfx, sizeof pfx, "part%u", p);
         partition_reg_stats(g->part[p], &g->stats, pfx);
     }
+    if (gpu_cpus_new(g, msg, n) != 0) {
+        gpu_free(g);
+        return NULL;
+    }
     stats_reg(&g->stats, &g->ctr_lat_rt_sum, "lat_rt: core cycles from a request leaving its SM to its reply "
               "reaching the SM, summed", "gpu.lat_rt_sum");
     stats_reg(&g->stats, &g->ctr_lat_rt_cnt, "replies delivered to SMs", "gpu.lat_rt_count");
@@ -231,6 +235,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->per[GD_ICNT] = c->ps_icnt;
     g->per[GD_L2] = c->ps_l2;
     g->per[GD_DRAM] = c->ps_dram;
+    g->per[GD_CPU] = c->ps_cpu;   /* edges only with CPU cores (gpu_run.c, edge_time) */
     for (int d = 0; d < GD_COUNT; d++) {
         g->cyc[d] = 0;
         g->last_tick[d] = SIM_NEVER;
@@ -275,6 +280,9 @@ void gpu_free(struct gpu *g)
         if (g->sm_arena[i])
             arena_free(g->sm_arena[i]);
     gpu_locality_free(g->loc);   /* left by a failed launch (gpu_locality.c) */
+    for (unsigned i = 0; g->cpu && i < g->n_cpus; i++)
+        if (g->cpu[i].file)
+            cpu_src_file_close(g->cpu[i].file);
     free(g->cta_dispatched);
     if (g->pparams.arena)
         arena_free(g->pparams.arena);

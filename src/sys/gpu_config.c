@@ -16,6 +16,7 @@
 #include "mem/dram.h"
 #include "noc/icnt.h"
 #include "noc/mesh_place.h"
+#include "sys/gpu_cpu.h"
 #include "policy/bypass.h"
 #include "policy/cm.h"
 #include "policy/warp_sched.h"
@@ -155,6 +156,32 @@ const struct cfg_opt gpu_config_opts[] = {
       "mesh node of each memory sub-partition (empty: spread over rows and columns)"),
     O("warpsim_mesh_partition", CFG_STRING, mesh_partition, "", 0, 0,
       "mesh VCs and link width split between GPU and CPU traffic, <g>G<c>C (e.g. 3G1C); empty: shared"),
+
+    /* ---- CPU cores on the chip (004; docs/hetero.md) ---- */
+    O("warpsim_cpu_cores", CFG_UINT, cpu_cores, "0", 0, 1024,
+      "trace-driven out-of-order CPU cores sharing the L2 (LLC), network and DRAM with the SMs (004)"),
+    O("warpsim_cpu_clock", CFG_DOUBLE, cpu_clock_mhz, "2000", 1, 100000, "CPU core clock in MHz (004: 2000)"),
+    O("warpsim_cpu_apps", CFG_STRING, cpu_apps, "", 0, 0,
+      "what the CPU cores run, in core order: profiles (warpsim trace gen --list), mixes L1..H2 (14 profiles "
+      "each) or trace files, comma-separated; cores without an item idle"),
+    O("warpsim_cpu_warmup", CFG_U64, cpu_warmup, "50000", 0, 1e12,
+      "instructions each CPU core runs before the GPU starts (004: 500K)"),
+    O("warpsim_cpu_quota", CFG_U64, cpu_quota, "0", 0, 1e12,
+      "instructions per CPU core measured from the GPU's start, every core running until the slowest has "
+      "them (004: 5M); 0: each core is measured while the GPU runs, from its first kernel to its last"),
+    O("warpsim_cpu_seed", CFG_UINT, cpu_seed, "1", 0, 4000000000.0, "seed of the synthetic profiles (the same on every core: a profile gives one stream wherever it runs)"),
+    O("warpsim_cpu_width", CFG_UINT, cpu_width, "3", 1, 16, "CPU fetch/issue/retire width (004: 3)"),
+    O("warpsim_cpu_rob", CFG_UINT, cpu_rob, "128", 4, 4096, "CPU instruction window entries (004: 128)"),
+    O("warpsim_cpu_l1_latency", CFG_UINT, cpu_l1_lat, "2", 1, 1000, "CPU L1D lookup cycles (004: 2)"),
+    O("warpsim_cpu_l2_latency", CFG_UINT, cpu_l2_lat, "8", 1, 1000, "CPU L2 lookup cycles (004: 8)"),
+    O("warpsim_cpu_mispredict_penalty", CFG_UINT, cpu_mispredict, "12", 0, 10000,
+      "CPU cycles after a mispredicted branch executes before fetch resumes"),
+    O("warpsim_cpu_l1d", CFG_STRING, cpu_l1d, "64:128:4,L:B:m:W:L,A:16:8,16", 0, 0,
+      "CPU L1D cache string (004: 32 KB 4-way, 128 B lines)"),
+    O("warpsim_cpu_l2", CFG_STRING, cpu_l2, "256:128:8,L:B:m:L:L,A:32:8,16", 0, 0,
+      "CPU private L2 cache string (004: 256 KB 8-way, 128 B lines)"),
+    O("warpsim_mesh_cpu_nodes", CFG_STRING, mesh_cpu_nodes, "", 0, 0,
+      "mesh node of each CPU core (empty: the nodes after the SMs', skipping memory nodes)"),
 
     /* ---- clocks ---- */
     O("gpgpu_clock_domains", CFG_STRING, clock_domains, "700.0:700.0:700.0:924.0", 0, 0,
@@ -367,7 +394,8 @@ static int gc_icnt(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return gc_fail(c, err, "warpsim_icnt", NULL, "-warpsim_icnt: unknown interconnect '%s' (valid: xbar, mesh)",
                        g->icnt_kind_name);
     g->icnt_kind = ICNT_MESH;
-    mesh_place_size(g->mesh_cols, g->mesh_rows, g->n_cores + g->n_sub_partitions, &g->mesh_cols, &g->mesh_rows);
+    mesh_place_size(g->mesh_cols, g->mesh_rows, g->n_cores + g->n_sub_partitions + g->cpu_cores, &g->mesh_cols,
+                    &g->mesh_rows);
     if ((uint64_t)g->mesh_cols * g->mesh_rows > 65536)
         return gc_fail(c, err, "warpsim_mesh_cols", "warpsim_mesh_rows",
                        "-warpsim_mesh_cols x -warpsim_mesh_rows: %ux%u is more than 65536 nodes", g->mesh_cols,
@@ -404,6 +432,41 @@ static int gc_icnt(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     free(mem);
     if (rc)
         return gc_fail(c, err, opt ? opt : "warpsim_mesh_sm_nodes", NULL, "%s", opt ? msg : "out of host memory");
+    return 0;
+}
+
+/* The CPU cores: their parameters, and that every item of -warpsim_cpu_apps names a profile, a mix or a
+   readable trace file (gpu_cpu.c expands the list the same way). */
+static int gc_cpu(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
+{
+    struct cpu_core_params p;
+    char msg[400];
+    if (gpu_cpu_core_params(g, 0, &p) || cpu_core_params_check(&p, msg, sizeof msg))
+        return gc_fail(c, err, "warpsim_cpu_width", NULL, "CPU core parameters: %s", msg);
+    struct cache_config cc;
+    unsigned col = 0;
+    if (cache_config_parse(g->cpu_l1d, &cc, msg, sizeof msg, &col))
+        return gc_fail(c, err, "warpsim_cpu_l1d", NULL, "-warpsim_cpu_l1d: %s (at character %u)", msg, col);
+    if (cache_config_parse(g->cpu_l2, &cc, msg, sizeof msg, &col))
+        return gc_fail(c, err, "warpsim_cpu_l2", NULL, "-warpsim_cpu_l2: %s (at character %u)", msg, col);
+    unsigned n = 0;
+    if (gpu_cpu_apps_check(g->cpu_apps, &n, msg, sizeof msg))
+        return gc_fail(c, err, "warpsim_cpu_apps", NULL, "-warpsim_cpu_apps: %s", msg);
+    if (n > g->cpu_cores)
+        return gc_fail(c, err, "warpsim_cpu_apps", "warpsim_cpu_cores",
+                       "-warpsim_cpu_apps: %u applications for %u CPU cores (-warpsim_cpu_cores; the presets "
+                       "hetero-7tile and hetero-small have 14 and 3)",
+                       n, g->cpu_cores);
+    if (g->icnt_kind == ICNT_MESH && g->mesh_cpu_nodes[0]) {
+        uint32_t *node = malloc(sizeof *node * (g->cpu_cores ? g->cpu_cores : 1));
+        int rc = !node ? -1
+                       : mesh_place_parse(g->mesh_cpu_nodes, g->cpu_cores, g->mesh_cols * g->mesh_rows, node, msg,
+                                          sizeof msg);
+        free(node);
+        if (rc)
+            return gc_fail(c, err, "warpsim_mesh_cpu_nodes", NULL, "-warpsim_mesh_cpu_nodes: %s",
+                           node ? msg : "out of host memory");
+    }
     return 0;
 }
 
@@ -594,6 +657,9 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     g->ps_icnt = ps[1];
     g->ps_l2 = ps[2];
     g->ps_dram = ps[3];
+    g->ps_cpu = (sim_ps)llround(1e6 / g->cpu_clock_mhz);
+    if (gc_cpu(g, c, err))
+        return -1;
 
     /* the whole machine must fit the host: checked here, before gpu_new allocates anything */
     struct gpu_model_mem mm;

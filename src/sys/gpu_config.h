@@ -136,6 +136,21 @@ struct gpu_config {
     unsigned icnt_kind;             /* enum icnt_kind (noc/icnt.h): 0 crossbar, 1 mesh */
     unsigned mesh_gpu_vcs, mesh_cpu_vcs; /* partitioned VCs per class; both 0 when shared */
 
+    /* ---- CPU cores on the chip (seed 004's heterogeneous chip; src/sys/gpu_cpu.c, docs/hetero.md) ---- */
+    unsigned cpu_cores;             /* -warpsim_cpu_cores: trace-driven OoO cores sharing the L2/LLC, network, DRAM */
+    double cpu_clock_mhz;           /* -warpsim_cpu_clock */
+    const char *cpu_apps;           /* -warpsim_cpu_apps: what the cores run, one item per core in order: a
+                                       profile (warpsim trace gen --list), a mix (L1 .. H2: 14 profiles) or a
+                                       trace file; "" = the cores idle.  Fewer items than cores: the rest idle */
+    uint64_t cpu_warmup;            /* -warpsim_cpu_warmup: instructions per core before the GPU starts */
+    uint64_t cpu_quota;             /* -warpsim_cpu_quota: instructions per core measured from the GPU's start
+                                       (0: measured over the GPU's run) */
+    unsigned cpu_seed;              /* -warpsim_cpu_seed: synthetic profiles' seed (every core) */
+    unsigned cpu_width, cpu_rob, cpu_l1_lat, cpu_l2_lat, cpu_mispredict;   /* -warpsim_cpu_{width,rob,...} */
+    const char *cpu_l1d, *cpu_l2;   /* -warpsim_cpu_l1d / _l2: cache strings (mem/cache.h) */
+    const char *mesh_cpu_nodes;     /* -warpsim_mesh_cpu_nodes: node of each CPU core ("" = default) */
+    sim_ps ps_cpu;                  /* derived: picoseconds per CPU cycle */
+
     /* ---- clocks ---- */
     const char *clock_domains;      /* -gpgpu_clock_domains "core:icnt:l2:dram" MHz */
     /* derived: integer picoseconds per cycle */

@@ -20,6 +20,7 @@
 
 #include "core/arena.h"
 #include "core/stats.h"
+#include "cpu/cpu_core.h"
 #include "gpu/sm.h"
 #include "mem/addr_map.h"
 #include "mem/dram.h"
@@ -33,7 +34,7 @@
 #include "policy/params.h"
 
 /* clock domains, in the order they tick at a shared edge (reverse pipeline order) */
-enum gpu_dom { GD_DRAM = 0, GD_L2, GD_ICNT, GD_CORE, GD_COUNT };
+enum gpu_dom { GD_DRAM = 0, GD_L2, GD_ICNT, GD_CORE, GD_CPU, GD_COUNT };   /* GD_CPU: only with CPU cores */
 
 /* fixed block of a summary vector */
 enum gsum {
@@ -85,6 +86,20 @@ struct gpu_cta_sm {
     unsigned running, paused;          /* CTAs in flight on the SM, by state */
     unsigned got;                      /* CTAs received in the dispatch round under way (0 outside it) */
 };
+
+/* one CPU core of the chip (gpu_cpu.c) */
+struct gpu_cpu_slot {
+    struct cpu_core *core;             /* NULL: the core idles (no application) */
+    const char *app;
+    struct cpu_src *file;              /* a trace file's source (closed by gpu_free), else NULL */
+    sim_cycle next;                    /* next CPU cycle it needs a tick (0: the next edge) */
+    /* measurement over the quota: samples at its start and its end (CPU cycles) */
+    struct cpu_core_sample s0, s1;
+    sim_cycle start_cycle, done_cycle; /* done_cycle SIM_NEVER until the quota is reached */
+    uint64_t lat_sum, lat_cnt;         /* memory round trips (core cycles), all run */
+    uint64_t lat_sum0, lat_cnt0, lat_sum1, lat_cnt1;   /* ...at the measurement's start and end */
+};
+enum gpu_cpu_phase { GPU_CPU_WARMUP = 0, GPU_CPU_MEASURING, GPU_CPU_DONE };
 
 struct gpu {
     struct gpu_config cfg;             /* deep copy: strings live in the arena */
@@ -173,6 +188,13 @@ struct gpu {
     bool progress;
     double progress_next;              /* host time of the next progress line */
 
+    /* CPU cores of the chip (gpu_cpu.c; -warpsim_cpu_cores) */
+    unsigned n_cpus, cpu_active;       /* cores, and those with an application */
+    struct gpu_cpu_slot *cpu;          /* [n_cpus] */
+    struct mem_req_pool cpu_pool;      /* their requests (touched by the main thread only) */
+    uint8_t cpu_phase;                 /* enum gpu_cpu_phase */
+    unsigned cpu_pending;              /* measured cores that have not reached their quota */
+
     /* concurrency manager (gpu_cm.c, policy/cm.h): set up at the first kernel */
     bool cm_ready;
     const struct cm_ops *cm_ops;
@@ -213,6 +235,13 @@ int gpu_cm_kernel_start(struct gpu *g, sim_cycle kstart, char *msg, size_t n);
 void gpu_cm_decide(struct gpu *g, sim_cycle now);
 bool gpu_cm_active(const struct gpu *g);
 unsigned gpu_cm_limit(const struct gpu *g, unsigned sm);   /* in force now; 0 without a manager */
+
+/* gpu_cpu.c: creation (gpu_new), the protocol's steps (the engine calls them) */
+int gpu_cpus_new(struct gpu *g, char *msg, size_t n);
+void gpu_cpus_start_measure(struct gpu *g, sim_cycle cpu_now);
+void gpu_cpus_note(struct gpu *g, unsigned i, sim_cycle c);
+void gpu_cpus_end_window(struct gpu *g, sim_cycle c);
+bool gpu_cpus_warm(const struct gpu *g);
 
 /* gpu_report.c */
 /* Summary vector of the run so far; `boundary` = the first core cycle not yet

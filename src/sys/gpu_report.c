@@ -21,6 +21,7 @@
  *   dram_bw_util       data-bus busy cycles / (DRAM cycles x channels)
  */
 #include "gpu_int.h"
+#include "sys/gpu_cpu.h"
 
 #include "policy/bypass.h"
 
@@ -635,6 +636,56 @@ static void make_sections(const struct gpu *g, unsigned k, struct section *s, ui
     }
 }
 
+/* The chip's CPU cores (gpu_cpu.h): each core's application and its measured IPC, private L2 MPKI
+   and memory latency; the means over the measured cores. */
+static void cpu_section(const struct gpu *g, struct emit *e)
+{
+    if (e->json)
+        em_open(e, "cpu", '{', NULL);
+    else
+        fprintf(e->f, "\n---- CPU cores: %u, %u running ----\n", g->n_cpus, g->cpu_active);
+    em_u64(e, "cpu_cores", g->n_cpus);
+    em_u64(e, "cpu_cores_running", g->cpu_active);
+    em_u64(e, "cpu_warmup_insns", g->cfg.cpu_warmup);
+    em_u64(e, "cpu_quota_insns", g->cfg.cpu_quota);
+    double ipc_sum = 0;
+    unsigned n = 0;
+    if (e->json)
+        em_open(e, "cores", '[', NULL);
+    for (unsigned i = 0; i < g->n_cpus; i++) {
+        struct gpu_cpu_result r;
+        bool ok = gpu_cpu_result(g, i, &r);
+        if (!r.app)
+            continue;
+        ipc_sum += ok ? r.ipc : 0;
+        n += ok;
+        if (e->json) {
+            em_open(e, NULL, '{', NULL);
+            em_u64(e, "core", i);
+            em_str(e, "app", r.app);
+            em_str(e, "status", ok ? "measured" : "not measured");
+            em_u64(e, "insns", r.insns);
+            em_u64(e, "cycles", r.cycles);
+            em_u64(e, "start_insns", r.start_insns);
+            em_dbl(e, "ipc", r.ipc);
+            em_dbl(e, "l2_mpki", r.l2_mpki);
+            em_dbl(e, "avg_mem_latency_core_cycles", r.avg_mem_latency);
+            em_close(e, '}');
+        } else if (ok) {
+            fprintf(e->f, "cpu%u = %s: ipc %.4f, l2_mpki %.3f, avg_mem_latency %.1f core cycles (%" PRIu64
+                          " insns in %" PRIu64 " cycles)\n",
+                    i, r.app, r.ipc, r.l2_mpki, r.avg_mem_latency, r.insns, r.cycles);
+        } else {
+            fprintf(e->f, "cpu%u = %s: not measured\n", i, r.app);
+        }
+    }
+    if (e->json)
+        em_close(e, ']');
+    em_dbl(e, "cpu_avg_ipc", n ? ipc_sum / n : 0);
+    if (e->json)
+        em_close(e, '}');
+}
+
 static void report(const struct gpu *g, struct emit *e, int per_kernel)
 {
     uint64_t *tot = calloc(g->nsum ? g->nsum : 1, sizeof(uint64_t));
@@ -702,6 +753,8 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
     if (e->json)
         em_close(e, '}');
     free(tot);
+    if (g->cpu_active)
+        cpu_section(g, e);
 }
 
 void gpu_report_text_ex(const struct gpu *g, FILE *f, int per_kernel)

@@ -34,6 +34,7 @@
 #include "gpu_int.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -58,7 +59,10 @@ static inline uint32_t reply_bytes(const struct mem_req *r)
 {
     return PKT_HEADER_BYTES + (r->type == MRT_WRITE ? 0u : r->size);
 }
-static inline sim_ps edge_time(const struct gpu *g, int d) { return g->cyc[d] * g->per[d]; }
+static inline sim_ps edge_time(const struct gpu *g, int d)
+{
+    return d == GD_CPU && !g->cpu_active ? SIM_NEVER : g->cyc[d] * g->per[d];   /* no CPU domain without cores */
+}
 
 unsigned gpu_kernel_count(const struct gpu *g) { return g->nkernels; }
 const struct gpu_kernel_result *gpu_kernel_get(const struct gpu *g, unsigned i)
@@ -194,6 +198,16 @@ static uint64_t reqs_in_flight(const struct gpu *g)
     uint64_t a, r;
     reqs_totals(g, &a, &r);
     return a - r;
+}
+
+/* requests of the SMs not yet answered (a kernel on a chip with CPU cores ends when these are; the
+   memory system may still hold the CPUs' traffic and write-backs) */
+static uint64_t sm_reqs_in_flight(const struct gpu *g)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < g->n_sms; i++)
+        n += mem_req_in_flight(&g->sm_pool[i]);
+    return n;
 }
 
 static void fill_views(struct gpu *g)
@@ -393,6 +407,20 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
             moved = true;
         }
     }
+    /* replies to the CPU cores (core endpoints after the SMs): a core always takes its data */
+    sim_cycle cpu_now = g->cyc[GD_CPU] ? g->cyc[GD_CPU] - 1 : 0;
+    for (unsigned i = 0; g->cpu_active && icnt_busy(g->rep_net) && i < g->n_cpus; i++) {
+        struct mem_req *r = icnt_peek(g->rep_net, g->n_sms + i);
+        if (!r)
+            continue;
+        icnt_pop(g->rep_net, g->n_sms + i);
+        struct gpu_cpu_slot *k = &g->cpu[i];
+        k->lat_sum += now_core >= r->t_issue ? now_core - r->t_issue : 0;
+        k->lat_cnt++;
+        cpu_core_mem_reply(k->core, r, cpu_now);
+        k->next = 0;   /* ticked at the next CPU edge */
+        moved = true;
+    }
     for (unsigned p = 0; icnt_busy(g->req_net) && p < g->n_parts; p++) {
         struct mem_req *r = icnt_peek(g->req_net, p);
         if (r && !partition_full(g->part[p])) {
@@ -408,7 +436,7 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         uint32_t bytes = reply_bytes(r);
         if (!icnt_can_push(g->rep_net, p, bytes))
             continue;
-        SIM_ASSERT(r->sm < g->n_sms);
+        SIM_ASSERT(r->sm < g->n_sms + g->n_cpus);
         r->is_reply = 1;
         r->t_reply = now_core;
         partition_pop_reply(g->part[p]);
@@ -427,7 +455,38 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         icnt_push(g->req_net, i, r->partition, r, bytes, c);
         moved = true;
     }
+    /* the CPU cores' L2 misses and write-backs, to the slice their address maps to */
+    for (unsigned i = 0; g->cpu_active && i < g->n_cpus; i++) {
+        struct gpu_cpu_slot *k = &g->cpu[i];
+        struct mem_req *r = k->core ? cpu_core_mem_peek(k->core, cpu_now) : NULL;
+        if (!r || !icnt_can_push(g->req_net, g->n_sms + i, req_bytes(r)))
+            continue;
+        cpu_core_mem_pop(k->core);
+        r->sm = (uint16_t)(g->n_sms + i);
+        r->partition = (uint16_t)addr_map_subpart(&g->map, r->addr);
+        r->t_issue = now_core;
+        icnt_push(g->req_net, g->n_sms + i, r->partition, r, req_bytes(r), c);
+        k->next = 0;   /* room in its outgoing queue */
+        moved = true;
+    }
     return moved;
+}
+
+/* The CPU cores' cycle c (their clock): each core with something due ticks; the measurement
+   protocol follows (gpu_cpu.c). */
+static bool tick_cpus(struct gpu *g, sim_cycle c)
+{
+    bool prog = false;
+    for (unsigned i = 0; i < g->n_cpus; i++) {
+        struct gpu_cpu_slot *k = &g->cpu[i];
+        if (!k->core || c < k->next)
+            continue;
+        bool p = cpu_core_tick(k->core, c);
+        k->next = p ? c + 1 : cpu_core_next_event(k->core, c);
+        gpu_cpus_note(g, i, c);
+        prog |= p;
+    }
+    return prog;
 }
 
 /* A parallel round: member m ticks its due SMs (i mod n == m: an SM stays with one thread, and its
@@ -559,6 +618,19 @@ static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_co
         for (unsigned i = 0; i < g->n_sms; i++)
             if (cta_room(g, i))
                 return t_nat;
+    /* CPU cores: their own next event, or a request waiting for room in the network */
+    for (unsigned i = 0; g->cpu_active && i < g->n_cpus; i++) {
+        const struct gpu_cpu_slot *k = &g->cpu[i];
+        if (!k->core)
+            continue;
+        sim_cycle due = sim_min(k->next, cpu_core_mem_next(k->core));
+        if (due < g->cyc[GD_CPU])
+            return t_nat;
+        sim_ps t = to_ps(g, GD_CPU, due);
+        if (t <= t_nat)
+            return t_nat;
+        best = t < best ? t : best;
+    }
     sim_cycle nc = g->cyc[GD_CORE] ? g->cyc[GD_CORE] - 1 : 0;
     for (unsigned i = 0; i < g->n_sms; i++) {
         sim_ps t = to_ps(g, GD_CORE, sm_next_event(g->sm[i], nc));
@@ -632,6 +704,12 @@ static void dump_state(struct gpu *g, FILE *f, sim_cycle now)
     }
     for (unsigned ch = 0; ch < g->n_chan; ch++)
         fprintf(f, "  dram%u: %u queued\n", ch, dram_queue_len(g->dram[ch]));
+    for (unsigned i = 0; i < g->n_cpus; i++)
+        if (g->cpu[i].core)
+            fprintf(f, "  cpu%u (%s): %" PRIu64 " instructions retired, next tick at CPU cycle %" PRIu64
+                       " (now %" PRIu64 "), %" PRIu64 " requests in flight on the chip\n",
+                    i, g->cpu[i].app, cpu_core_stats(g->cpu[i].core)->insns, (uint64_t)g->cpu[i].next,
+                    (uint64_t)g->cyc[GD_CPU], mem_req_in_flight(&g->cpu_pool));
 }
 
 /* Message with the dump, truncated to the caller's buffer. */
@@ -658,6 +736,14 @@ static void fail_with_dump(struct gpu *g, sim_cycle now, const char *head, char 
 
 static bool all_done(const struct gpu *g)
 {
+    if (g->cpu_active) {   /* the CPUs' traffic and the write-backs go on after the kernel */
+        if (g->next_cta < g->n_ctas || sm_reqs_in_flight(g))
+            return false;
+        for (unsigned i = 0; i < g->n_sms; i++)
+            if (sm_busy(g->sm[i]))
+                return false;
+        return true;
+    }
     if (g->next_cta < g->n_ctas || reqs_in_flight(g))
         return false;
     for (unsigned i = 0; i < g->n_sms; i++)
@@ -718,6 +804,115 @@ static void mark_broken(struct gpu *g, const char *kernel)
 {
     g->broken = true;
     snprintf(g->broken_msg, sizeof g->broken_msg, "the simulated GPU stopped in kernel '%s'", kernel);
+}
+
+/* ---- the CPU cores without a kernel (gpu_cpu.h) ------------------------------------------- */
+
+/* A trace error of a CPU core, as a message; false when none. */
+static bool cpu_error(const struct gpu *g, char *msg, size_t n)
+{
+    for (unsigned i = 0; i < g->n_cpus; i++)
+        if (g->cpu[i].core && cpu_core_error(g->cpu[i].core)[0]) {
+            snprintf(msg, n, "CPU core %u (%s): %s", i, g->cpu[i].app, cpu_core_error(g->cpu[i].core));
+            return true;
+        }
+    return false;
+}
+
+/* Run the CPU cores and the memory system, the SMs idle, until the cores are warm (warm) or have
+   their quotas.  Core-domain edges pass (time stays one) but tick nothing.  0, or -1 with msg. */
+static int run_cpus(struct gpu *g, bool warm, char *msg, size_t n)
+{
+    /* the core cycle in progress: the first edge may be another domain's, before the next core edge
+       (now_core = cyc - 1), and now_core - last_progress must not wrap around */
+    sim_cycle last_progress = g->cyc[GD_CORE] ? g->cyc[GD_CORE] - 1 : 0;
+    for (uint64_t it = 0;; it++) {
+        if (warm ? gpu_cpus_warm(g) : g->cpu_phase == GPU_CPU_DONE)
+            return 0;
+        if ((it & 1023) == 0 && cpu_error(g, msg, n))
+            return -1;
+        sim_ps T = SIM_NEVER;
+        for (int d = 0; d < GD_COUNT; d++)
+            if (edge_time(g, d) < T)
+                T = edge_time(g, d);
+        sim_cycle now_core = T / g->per[GD_CORE];
+        if (edge_time(g, GD_DRAM) == T) {
+            tick_dram(g, g->cyc[GD_DRAM]);
+            g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
+        }
+        if (edge_time(g, GD_L2) == T) {
+            tick_l2(g, g->cyc[GD_L2]);
+            g->last_tick[GD_L2] = g->cyc[GD_L2]++;
+        }
+        if (edge_time(g, GD_ICNT) == T) {
+            if (tick_icnt(g, g->cyc[GD_ICNT], now_core))
+                last_progress = now_core;
+            g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
+        }
+        if (edge_time(g, GD_CPU) == T) {
+            if (tick_cpus(g, g->cyc[GD_CPU]))
+                last_progress = now_core;
+            g->last_tick[GD_CPU] = g->cyc[GD_CPU]++;
+        }
+        if (edge_time(g, GD_CORE) == T)
+            g->last_tick[GD_CORE] = g->cyc[GD_CORE]++;
+        if (g->cfg.deadlock_cycles && now_core - last_progress >= g->cfg.deadlock_cycles) {
+            if (!cpu_error(g, msg, n)) {
+                char head[256];
+                snprintf(head, sizeof head,
+                         "Deadlock: the CPU cores made no progress for %" PRIu64 " core cycles (-warpsim_deadlock_cycles)",
+                         g->cfg.deadlock_cycles);
+                fail_with_dump(g, now_core, head, msg, n);
+            }
+            return -1;
+        }
+        if (g->idle_skip) {
+            sim_ps t_nat = SIM_NEVER;
+            for (int d = 0; d < GD_COUNT; d++)
+                if (edge_time(g, d) < t_nat)
+                    t_nat = edge_time(g, d);
+            sim_ps tn = next_event_time(g, t_nat,
+                                        g->cfg.deadlock_cycles ? last_progress + g->cfg.deadlock_cycles : SIM_NEVER);
+            if (tn != SIM_NEVER && tn > t_nat)
+                for (int d = 0; d < GD_COUNT; d++) {
+                    sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
+                    if (nc > g->cyc[d])
+                        g->cyc[d] = nc;
+                }
+        }
+    }
+}
+
+/* Before the first kernel: the cores warm up alone, then their measurement starts with the GPU. */
+static int cpus_begin_gpu(struct gpu *g, char *msg, size_t n)
+{
+    if (!g->cpu_active || g->cpu_phase != GPU_CPU_WARMUP)
+        return 0;
+    if (run_cpus(g, true, msg, n) != 0)
+        return -1;
+    gpu_cpus_start_measure(g, g->cyc[GD_CPU]);
+    return 0;
+}
+
+int gpu_cpu_finish(struct gpu *g, char *msg, size_t n)
+{
+    if (n)
+        msg[0] = '\0';
+    if (!g->cpu_active)
+        return 0;
+    if (!g->cfg.cpu_quota) {   /* measured over the GPU's run, which is over */
+        if (g->cpu_phase == GPU_CPU_WARMUP) {
+            snprintf(msg, n, "-warpsim_cpu_quota 0 measures the CPU cores while the GPU runs, and no kernel ran; "
+                             "give the cores a quota");
+            return -1;
+        }
+        if (g->cpu_phase == GPU_CPU_MEASURING)
+            gpu_cpus_end_window(g, g->cyc[GD_CPU] ? g->cyc[GD_CPU] - 1 : 0);
+        return 0;
+    }
+    if (cpus_begin_gpu(g, msg, n) != 0)
+        return -1;
+    return g->cpu_phase == GPU_CPU_DONE ? 0 : run_cpus(g, false, msg, n);
 }
 
 int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name, struct gpu_kernel_result *res,
@@ -809,6 +1004,15 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         return -1;
     }
 
+    /* the chip's CPU cores warm up before the GPU's first kernel (gpu_cpu.h) */
+    if (cpus_begin_gpu(g, msg, n) != 0) {
+        grid->err = PTX_EXEC_CONFIG;
+        for (unsigned i = 0; i < g->n_sms; i++)
+            sm_kernel_end(g->sm[i]);
+        g->nkernels--;
+        free(k->sum);
+        return -1;
+    }
     const sim_cycle kstart = g->cyc[GD_CORE];
     if (gpu_cm_kernel_start(g, kstart, msg, n) != 0) {   /* the first warp limits */
         grid->err = PTX_EXEC_CONFIG;
@@ -848,6 +1052,10 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         }
         if (moved)
             last_progress = now_core;
+        if (edge_time(g, GD_CPU) == T) {
+            tick_cpus(g, g->cyc[GD_CPU]);
+            g->last_tick[GD_CPU] = g->cyc[GD_CPU]++;
+        }
         if (edge_time(g, GD_CORE) == T) {
             sim_cycle c = g->cyc[GD_CORE];
             if (tick_core(g, c))
@@ -914,7 +1122,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 if (edge_time(g, d) < t_nat)
                     t_nat = edge_time(g, d);
             /* the core edge that will see the kernel complete must not be skipped */
-            if (!skip_ok || (g->next_cta >= g->n_ctas && reqs_in_flight(g) == 0 && all_done(g)))
+            if (!skip_ok || (g->next_cta >= g->n_ctas && (g->cpu_active || reqs_in_flight(g) == 0) && all_done(g)))
                 continue;
             sim_cycle deadline = deadlock ? last_progress + deadlock : SIM_NEVER;
             if (g->cta_next_update < deadline)   /* the policy's update runs at its cycle */
@@ -973,7 +1181,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     reqs_totals(g, &g->ctr_mem_req_alloc, &g->ctr_mem_req_retired);
     for (unsigned i = 0; i < g->n_sms; i++)
         sm_fold_counts(g->sm[i], &grid->cnt);
-    if (rc == 0 && g->ctr_mem_req_alloc != g->ctr_mem_req_retired) {
+    if (rc == 0 && (g->cpu_active ? sm_reqs_in_flight(g) != 0 : g->ctr_mem_req_alloc != g->ctr_mem_req_retired)) {
         snprintf(msg, n,
                  "internal error: memory request conservation violated after kernel '%s': %" PRIu64
                  " requests allocated, %" PRIu64 " retired",

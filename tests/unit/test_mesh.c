@@ -17,7 +17,10 @@
 #include "noc/icnt.h"
 #include "noc/mesh.h"
 #include "noc/mesh_place.h"
+#include "host/ws_internal.h"
+#include "sys/gpu.h"
 #include "sys/gpu_config.h"
+#include "sys/gpu_cpu.h"
 #include "test.h"
 
 #ifndef WARPSIM_SOURCE_DIR
@@ -847,6 +850,69 @@ TEST(mesh_presets_load_and_round_trip)
         for (unsigned v = 0; v < p[i].side * p[i].side; v++)
             CHECK_EQ_INT(used[v], 1);
         arena_free(a);
+    }
+}
+
+/* Core 0 of hetero-small (3x3 mesh; xbar: the crossbar instead) runs milc alone, as the CLI's "alone
+   run" does: no kernel; gpu_cpu_finish warms it up, then measures the quota.  extra: more options
+   (NULL: none); skip: idle skipping.  0, or -1 with msg. */
+static int cpu_alone(unsigned warm, unsigned quota, const char *extra, bool skip, char *msg, size_t n)
+{
+    struct arena *a = arena_new(0);
+    struct cfg c;
+    struct cfg_error err;
+    ws_ctx *ctx = NULL;
+    ws_ctx_opts o = {WS_MODE_TIMING, 0, NULL};
+    char text[512];
+    int rc = -1;
+    snprintf(msg, n, "the chip could not be built");
+    if (!a)
+        return -1;
+    cfg_init(&c, a);
+    snprintf(text, sizeof text, "-warpsim_cpu_apps milc\n-warpsim_cpu_warmup %u\n-warpsim_cpu_quota %u\n%s", warm,
+             quota, extra ? extra : "");
+    if (cfg_load_file(&c, WARPSIM_SOURCE_DIR "/configs/hetero-small.config", &err) == 0 &&
+        cfg_load_text(&c, text, strlen(text), "x.config", &err) == 0 && ws_create_ex(&ctx, &o, msg, n) == WS_SUCCESS &&
+        ws_set_timing_config(ctx, &c, 0, NULL) == WS_SUCCESS) {
+        struct gpu *g = ws_gpu(ctx);
+        struct gpu_cpu_result r;
+        gpu_set_idle_skip(g, skip);
+        rc = gpu_cpu_finish(g, msg, n);
+        if (rc == 0 && (!gpu_cpu_result(g, 0, &r) || !r.cycles || r.insns < quota)) {
+            snprintf(msg, n, "core 0 was not measured");
+            rc = -1;
+        }
+    }
+    if (ctx)
+        wsDestroy(ctx);
+    arena_free(a);
+    return rc;
+}
+
+/*
+ * Regression: `warpsim run mm --config hetero-small --cpu-mix milc,milc,milc` failed in the alone
+ * run of milc with "Deadlock: the CPU cores made no progress for 1000000 core cycles" at core
+ * cycle ~210k, with nothing stuck.  The measured phase (gpu_cpu_finish -> run_cpus in gpu_run.c)
+ * starts where the warm-up stopped, with last_progress = g->cyc[GD_CORE], the next core edge; when
+ * its first edge is a DRAM or L2 edge before that core edge (now_core = that edge - 1) and nothing
+ * moves in it, now_core - last_progress wraps around.  The mesh only changed the timing so that
+ * the warm-up ended that way; the crossbar does too.  With slow core / network / CPU clocks, fast
+ * L2 / DRAM clocks and no idle skipping every warm-up ends that way.
+ */
+TEST(mesh_cpu_alone_run_no_false_deadlock)
+{
+    char msg[4096];
+    /* the reported case: milc's warm-up and quota from the shared run, the preset's clocks */
+    if (cpu_alone(50010, 6900, NULL, true, msg, sizeof msg) != 0)
+        T_FAIL_("warm-up 50010, quota 6900: %s", msg);
+    static const char *const slow = "-gpgpu_clock_domains 100.0:100.0:1000.0:1100.0\n-warpsim_cpu_clock 100\n",
+                             *slow_xbar = "-gpgpu_clock_domains 100.0:100.0:1000.0:1100.0\n-warpsim_cpu_clock 100\n"
+                                          "-warpsim_icnt xbar\n";
+    for (unsigned w = 1000; w < 1200; w += 50) {
+        if (cpu_alone(w, 300, slow, false, msg, sizeof msg) != 0)
+            T_FAIL_("mesh, slow core clocks, warm-up %u: %s", w, msg);
+        if (cpu_alone(w, 300, slow_xbar, false, msg, sizeof msg) != 0)
+            T_FAIL_("xbar, slow core clocks, warm-up %u: %s", w, msg);
     }
 }
 
