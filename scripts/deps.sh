@@ -10,6 +10,8 @@ command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds an
 # CPU instruction traces (src/cpu/trace.c) are read and written with zlib and liblzma
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 [ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
+# HeteroPDP's least-squares fits (src/pdp/model.c) call LAPACK's SVD solver through LAPACKE
+[ -f /usr/include/lapacke.h ] || [ -f /usr/include/lapacke/lapacke.h ] || need+=(liblapacke-dev)
 # libasan/libubsan come with gcc on Debian; nothing else is needed to build or test.
 # `scripts/deps.sh fuzz` (make fuzz): also clang and libFuzzer's runtime (libclang-rt-N-dev, N = clang's major)
 if [ "${1:-}" = fuzz ]; then

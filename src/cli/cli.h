@@ -30,6 +30,7 @@ int cmd_list(int argc, char **argv);
 int cmd_ptx_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_trace(int argc, char **argv);   /* cmd_trace.c */
+int cmd_pdp(int argc, char **argv);     /* cmd_pdp.c: HeteroPDP */
 
 /* Statistics of one kernel (by name) summed over its launches. */
 #define CLI_MAX_KERNELS 32

@@ -19,6 +19,7 @@ static void usage(FILE *f)
           "  study NAME      reproduce a seed study (dyncta, las, caws) and compare with the paper\n"
           "  trace info FILE summarise a ChampSim CPU instruction trace (plain, gzip or xz)\n"
           "  trace gen|run   generate a synthetic CPU trace; run one on the CPU core model\n"
+          "  pdp SUB         HeteroPDP: kernel features, train/predict/schedule CPU-vs-GPU (pdp --help)\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);
@@ -49,8 +50,10 @@ int main(int argc, char **argv)
         return cmd_study(argc - 1, argv + 1);
     if (strcmp(cmd, "trace") == 0)
         return cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "pdp") == 0)
+        return cmd_pdp(argc - 1, argv + 1);
     fprintf(stderr,
-            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace; see warpsim --help)\n",
+            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace, pdp; see warpsim --help)\n",
             cmd);
     return EXIT_USAGE;
 }

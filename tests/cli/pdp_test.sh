@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# HeteroPDP from the command line (docs/heteropdp.md): features of a bundled kernel, the published
+# model's predictions checked by an independent evaluator, training on synthetic measurements,
+# the schedule decision on a hand-made model, and clear errors (exit 2, FILE:LINE) on bad input.
+#   usage: pdp_test.sh WARPSIM_BINARY SOURCE_DIR
+set -u
+W=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$SRC" || fail "no source dir $SRC"
+MODEL=models/heteropdp-i7-3770-s9150.model
+
+# ---- help, unknown subcommands, the command not built yet
+"$W" pdp --help >"$T/h.txt" 2>&1 || fail "pdp --help: exit $?"
+grep -q "warpsim pdp schedule" "$T/h.txt" || fail "pdp --help lacks the schedule usage"
+"$W" --help | grep -q "pdp SUB" || fail "warpsim --help does not list pdp"
+"$W" pdp >/dev/null 2>&1; [ $? -eq 2 ] || fail "bare 'pdp' should exit 2"
+"$W" pdp frobnicate >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "unknown subcommand: exit not 2"
+grep -q "features, train, predict, schedule" "$T/e.txt" || fail "unknown subcommand: no list of subcommands"
+"$W" pdp collect >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: exit not 2"
+grep -q "not built yet" "$T/e.txt" || fail "pdp collect: no 'not built yet'"
+
+# ---- features: the bundled workload and its PTX file agree; every static class is counted
+"$W" pdp features --workload vecadd --json >"$T/f1.json" || fail "features --workload vecadd"
+"$W" pdp features --ptx workloads/vecadd/vecadd.ptx --json >"$T/f2.json" || fail "features --ptx"
+python3 - "$T/f1.json" "$T/f2.json" <<'PY' || fail "features: --workload and --ptx differ, or implausible counts"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["features"] == b["features"], (a["features"], b["features"])
+f = a["features"]
+assert a["kernel"] == "vecadd"
+# both views count the same instructions (the CPU view leaves out barriers, none in vecadd)
+cpu = sum(f[k] for k in ("cpu_salu", "cpu_smem", "cpu_valu", "cpu_vmem", "cpu_branch", "cpu_atomic"))
+gpu = sum(f[k] for k in ("gpu_mem", "gpu_int", "gpu_fp", "gpu_math", "gpu_branch", "gpu_barrier"))
+assert cpu == gpu and cpu > 20, (cpu, gpu)
+assert f["cpu_vmem"] > 0 and f["cpu_valu"] > f["cpu_salu"] and f["gpu_fp"] > 0 and f["cpu_atomic"] == 0
+assert f["threads"] == 0 and f["buffer_bytes"] == 0
+PY
+"$W" pdp features --workload histogram --list >"$T/l.txt" || fail "features --list"
+grep -q "atomic" "$T/l.txt" || fail "histogram's listing shows no atomic instruction"
+"$W" pdp features --workload bfs --kernel nosuch >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "unknown kernel: exit not 2"
+grep -q "its kernels: bfs_expand" "$T/e.txt" || fail "unknown kernel: kernels not listed: $(cat "$T/e.txt")"
+"$W" pdp features --workload nosuch >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown workload: exit not 2"
+printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n  frob.u32 %%r1;\n}\n' >"$T/bad.ptx"
+"$W" pdp features --ptx "$T/bad.ptx" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad PTX: exit not 2"
+grep -q "bad.ptx:6:" "$T/e.txt" || fail "bad PTX: no FILE:LINE: $(cat "$T/e.txt")"
+
+# ---- predict with the published model; an independent evaluation of the model file
+ARGS="--workload vecadd --threads 4096 --bytes 49152 --llc-misses 20000 --dram-util 0.25"
+"$W" pdp predict --model heteropdp-i7-3770-s9150 $ARGS --json >"$T/p.json" || fail "predict (model by name)"
+"$W" pdp predict --model "$MODEL" $ARGS >"$T/p.txt" || fail "predict (model by path)"
+grep -q "co-located" "$T/p.txt" || fail "predict text lacks the co-located row"
+python3 - "$T/p.json" "$MODEL" <<'PY' || fail "predict differs from an independent evaluation of the model file"
+import json, sys
+p = json.load(open(sys.argv[1]))
+x = dict(p["features"]); x["1"] = 1.0
+models, cur = {}, None
+for line in open(sys.argv[2]):
+    t = line.split("#")[0].split()
+    if not t: continue
+    if t[0] == "model": cur = t[1] + "_" + t[2]; models[cur] = 0.0
+    elif t[0] == "term": models[cur] += float(t[3]) * x[t[1]] * x[t[2]]
+assert len(models) == 4
+for k, v in models.items():
+    got = p["time"][k]
+    assert abs(got - v) <= 1e-9 * max(1.0, abs(v)), (k, got, v)
+PY
+"$W" pdp predict --model "$MODEL" --workload vecadd --bytes 1 >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "predict without --threads: exit not 2"
+grep -q -- "--threads is required" "$T/e.txt" || fail "predict without --threads: unclear message"
+"$W" pdp predict --model "$T/none.model" $ARGS >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "missing model: exit not 2"
+
+# ---- malformed model file: FILE:LINE
+printf 'heteropdp-model 1\nmodel cpu alone\nterm threads 1 0.5\nterm threads warp_size 1\nend\n' >"$T/bad.model"
+"$W" pdp predict --model "$T/bad.model" $ARGS >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad model: exit not 2"
+grep -q "bad.model:4: error: unknown factor 'warp_size'" "$T/e.txt" || fail "bad model: $(cat "$T/e.txt")"
+
+# ---- schedule on a hand-made model: times cpu 1.0/1.5, gpu 0.5/0.6 (alone/co-located)
+cat >"$T/hand.model" <<'EOF'
+heteropdp-model 1
+name hand
+model cpu alone
+term threads 1 1e-3
+end
+model gpu alone
+term buffer_bytes 1 1e-6
+end
+model cpu coloc
+term threads 1 1.5e-3
+end
+model gpu coloc
+term buffer_bytes 1 1.2e-6
+end
+EOF
+H="--model $T/hand.model --workload vecadd --threads 1000 --bytes 500000"
+"$W" pdp schedule $H --corun mcf,1.3,1.1 --json >"$T/s1.json" || fail "schedule"
+"$W" pdp schedule $H --corun mcf,1.3,1.1,2 --json >"$T/s2.json" || fail "schedule weighted"
+"$W" pdp schedule $H --corun mcf,1.3,1.1 >"$T/s.txt" || fail "schedule text"
+grep -q "decision co-located: gpu" "$T/s.txt" || fail "schedule text: $(cat "$T/s.txt")"
+python3 - "$T/s1.json" "$T/s2.json" <<'PY' || fail "schedule arithmetic or decision"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+near = lambda x, y: abs(x - y) < 1e-12
+t = a["time"]
+assert near(t["cpu_alone"], 1.0) and near(t["gpu_alone"], 0.5) and near(t["cpu_coloc"], 1.5) and near(t["gpu_coloc"], 0.6), t
+k = a["applications"][0]
+assert near(k["slowdown_cpu"], 1.5) and near(k["slowdown_gpu"], 1.2), k
+assert near(a["fairness"]["cpu"], 1.3 / 1.5) and near(a["fairness"]["gpu"], 1.1 / 1.2), a["fairness"]
+assert a["decision"]["alone"] == "gpu" and a["decision"]["coloc"] == "gpu" and not a["decision"]["weighted"]
+# mcf weighted 2: cpu {1.5, 2.6}, gpu {1.2, 2.2}
+assert near(b["weighted_fairness"]["cpu"], 1.5 / 2.6) and near(b["weighted_fairness"]["gpu"], 1.2 / 2.2)
+assert b["decision"]["weighted"] and b["decision"]["coloc"] == "cpu" and b["decision"]["coloc_fairness"] == "gpu"
+PY
+"$W" pdp schedule $H --corun mcf,abc,1 >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad --corun: exit not 2"
+grep -q "NAME,SD_CPU,SD_GPU" "$T/e.txt" || fail "bad --corun: unclear message"
+
+# ---- train on synthetic measurements (30 kernels x 6 launches, 1% noise), then predict with it
+python3 - "$T/train.csv" <<'PY' || fail "could not write the training CSV"
+import random, sys
+random.seed(3)
+cols = ["kernel", "threads", "buffer_bytes", "cpu_salu", "cpu_smem", "cpu_valu", "cpu_vmem", "cpu_branch",
+        "cpu_atomic", "gpu_mem", "gpu_int", "gpu_fp", "gpu_math", "gpu_branch", "gpu_barrier", "llc_misses",
+        "dram_util", "time_cpu_alone", "time_gpu_alone", "time_cpu_coloc", "time_gpu_coloc", "note"]
+with open(sys.argv[1], "w") as f:
+    f.write("# synthetic\n" + ",".join(cols) + "\n")
+    for k in range(30):
+        st = {c: random.randint(1, 60) for c in cols[3:15]}
+        for r in range(6):
+            x = dict(st, threads=random.choice([256, 1024, 4096, 16384, 65536]) * (r + 1),
+                     buffer_bytes=random.randint(10**4, 10**7), llc_misses=random.randint(0, 10**6),
+                     dram_util=random.random())
+            n = lambda: 1 + 0.01 * random.gauss(0, 1)
+            ca = (2e-6 * x["threads"] * x["cpu_valu"] + 1e-8 * x["buffer_bytes"] * x["cpu_vmem"] / 10 + 0.01 * x["cpu_branch"])
+            ga = (3e-7 * x["threads"] * x["gpu_fp"] + 4e-8 * x["buffer_bytes"] + 0.02 * x["gpu_mem"])
+            cc = ca + 1e-6 * x["llc_misses"] * x["cpu_vmem"] / 10
+            gc = ga * 1.0 + 0.5 * x["dram_util"] * x["buffer_bytes"] * 1e-7
+            row = [f"k{k}"] + [str(x[c]) for c in cols[1:17]] + [f"{ca*n():.9g}", f"{ga*n():.9g}", f"{cc*n():.9g}", f"{gc*n():.9g}", "x"]
+            f.write(",".join(row) + "\n")
+PY
+"$W" pdp train "$T/train.csv" -o "$T/syn.model" --json >"$T/t.json" 2>"$T/t.err" || fail "train: $(cat "$T/t.err")"
+"$W" pdp train "$T/train.csv" -o "$T/syn2.model" --name syn >"$T/t.txt" 2>&1 || fail "train (text)"
+grep -q "ignored column(s): note" "$T/t.txt" || fail "train: the ignored column is not mentioned"
+cmp -s "$T/syn.model" "$T/syn2.model" || fail "train is not deterministic"
+python3 - "$T/t.json" <<'PY' || fail "train: cross-validated R^2 too low"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert set(t["models"]) == {"cpu_alone", "gpu_alone", "cpu_coloc", "gpu_coloc"}, t["models"].keys()
+for k, m in t["models"].items():
+    assert m["cv_r2"] > 0.99 and m["cv_mape"] < 0.05 and m["cv_folds"] == 32, (k, m)
+    assert m["kernels"] == 30 and m["kernels_kept"] >= 21, (k, m)
+PY
+grep -q "^model gpu coloc" "$T/syn.model" && grep -q "^stat cv_r2" "$T/syn.model" || fail "model file lacks models or stats"
+# a new launch: 8192 threads, 1 MB, salu 5 smem 3 valu 20 vmem 10 branch 4 / mem 12 int 30 fp 8
+F="--feature cpu_salu=5 --feature cpu_smem=3 --feature cpu_valu=20 --feature cpu_vmem=10 --feature cpu_branch=4
+   --feature cpu_atomic=0 --feature gpu_mem=12 --feature gpu_int=30 --feature gpu_fp=8 --feature gpu_math=0
+   --feature gpu_branch=4 --feature gpu_barrier=0"
+"$W" pdp predict --model "$T/syn.model" --workload vecadd $F --threads 8192 --bytes 1000000 --llc-misses 5e5 \
+    --dram-util 0.5 --json >"$T/q.json" || fail "predict with the trained model"
+python3 - "$T/q.json" <<'PY' || fail "the trained model predicts far from the truth"
+import json, sys
+t = json.load(open(sys.argv[1]))["time"]
+ca = 2e-6 * 8192 * 20 + 1e-8 * 1e6 * 10 / 10 + 0.01 * 4
+ga = 3e-7 * 8192 * 8 + 4e-8 * 1e6 + 0.02 * 12
+truth = {"cpu_alone": ca, "gpu_alone": ga, "cpu_coloc": ca + 1e-6 * 5e5 * 10 / 10, "gpu_coloc": ga + 0.5 * 0.5 * 1e6 * 1e-7}
+for k, v in truth.items():
+    assert abs(t[k] - v) / v < 0.1, (k, t[k], v)
+PY
+"$W" pdp train "$T/train.csv" -o "$T/x.model" --folds 1 >/dev/null 2>&1; [ $? -eq 2 ] || fail "--folds 1: exit not 2"
+
+# ---- malformed CSV: FILE:LINE
+printf 'kernel,threads,time_cpu_alone\na,1,2\nb,2\n' >"$T/bad.csv"
+"$W" pdp train "$T/bad.csv" -o "$T/x.model" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad CSV: exit not 2"
+grep -q "bad.csv:3: error: 2 fields, the header has 3" "$T/e.txt" || fail "bad CSV: $(cat "$T/e.txt")"
+printf 'kernel,threads,time_cpu_alone\na,1,2\nb,two,3\n' >"$T/bad2.csv"
+"$W" pdp train "$T/bad2.csv" -o "$T/x.model" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad number: exit not 2"
+grep -q "bad2.csv:3: error: column 2 'threads': 'two' is not a number" "$T/e.txt" || fail "bad number: $(cat "$T/e.txt")"
+"$W" pdp train "$T/none.csv" -o "$T/x.model" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing CSV: exit not 2"
+[ ! -e "$T/x.model" ] || fail "a failed train wrote a model file"
+echo "pdp_test: ok"
