@@ -76,6 +76,7 @@ struct wl_exec {
     /* the chip's CPU cores after a timing run (malloc'ed, cli_exec_free); cpu_failed: they stopped */
     int cpu_failed;
     uint64_t gpu_cycles;
+    uint64_t cpu_insns;                   /* retired by every CPU core in the whole run */
     unsigned n_cpu;
     struct gpu_cpu_result *cpu;
     const char *timeseries_path, *warps_path;

@@ -230,6 +230,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
     struct gpu *g = ws_gpu(ctx);
     if (g) {
         x->gpu_cycles = gpu_total_cycles(g);
+        x->cpu_insns = gpu_cpu_total_insns(g);
         x->n_cpu = gpu_cpu_count(g);
         x->cpu = x->n_cpu ? calloc(x->n_cpu, sizeof *x->cpu) : NULL;
         for (unsigned i = 0; x->cpu && i < x->n_cpu; i++) {

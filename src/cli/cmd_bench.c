@@ -25,6 +25,7 @@ struct bench_row {
     double total_seconds;      /* wall seconds of the whole driver, incl. inputs and CPU reference */
     double proc_cpu_seconds;   /* user + system of the whole child process (wait4) */
     long peak_kib;
+    uint64_t cpu_insns;        /* --cpu-mix: instructions the chip's CPU cores retired */
 };
 
 /* what the table is about (header line and JSON) */
@@ -34,6 +35,7 @@ struct bench_setup {
     struct wl_opts *o;
     int threads_given;         /* --threads N */
     unsigned threads;          /* warpsim_threads of the runs (timing): --threads, else the config's */
+    const char *cpu_mix;       /* --cpu-mix: CPU applications on the chip's cores (hetero presets) */
 };
 
 static void bench_usage(FILE *f)
@@ -57,6 +59,10 @@ static void bench_usage(FILE *f)
           "  --size tiny|small|paper  input size (default: small)\n"
           "  --workloads a,b,...   only these workloads (default: all)\n"
           "  --seed N              input seed (default: 1)\n"
+          "  --cpu-mix MIX         timing mode on a CPU-GPU chip (--config hetero-7tile or hetero-small):\n"
+          "                        the CPU cores run MIX (as warpsim run --cpu-mix; no alone runs) and the\n"
+          "                        table adds the CPU instructions simulated and both rates per process\n"
+          "                        CPU second (GPU warp instructions, CPU instructions)\n"
           "  --json                print the table as JSON on stdout instead of text\n"
           "  -o FILE               also write the table as JSON to FILE\n",
           f);
@@ -78,7 +84,7 @@ static int selected(const char *list, const char *name)
 }
 
 static int run_child(const struct workload *wl, const struct wl_opts *o, int timing, const char *config,
-                     const char *threads, struct bench_row *row)
+                     const char *threads, const char *cpu_mix, struct bench_row *row)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -100,6 +106,7 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, int tim
             x.set_values[0] = threads;
             x.nset = 1;
         }
+        x.cpu_apps = cpu_mix;
         cli_exec_workload(&x);
         struct bench_row r;
         memset(&r, 0, sizeof r);
@@ -112,6 +119,8 @@ static int run_child(const struct workload *wl, const struct wl_opts *o, int tim
         r.cpu_seconds = x.sim_cpu_seconds;
         r.seconds = x.sim_seconds;
         r.total_seconds = x.host_seconds;
+        r.cpu_insns = x.cpu_insns;
+        cli_exec_free(&x);
         if (!r.ok)
             fprintf(stderr, "warpsim bench: %s failed: %s\n", wl->name, x.error);
         ssize_t wr = write(fd[1], &r, sizeof r);
@@ -156,10 +165,13 @@ static void print_header(const struct bench_setup *b)
            "total_wall_s", "proc_cpu_s", "Kwarp/cpu_s", "Kwarp/wall_s");
     if (!b->functional)
         printf(" %10s %11s", "Kcyc/cpu_s", "Kcyc/wall_s");
-    printf(" %9s\n", "peak_MiB");
+    printf(" %9s", "peak_MiB");
+    if (b->cpu_mix)
+        printf(" %12s %14s %14s", "cpu_insn", "Kwarp/proc_s", "Kcpu_i/proc_s");
+    putchar('\n');
 }
 
-static void print_row(const struct bench_row *r, int functional, const char *verified)
+static void print_row(const struct bench_row *r, int functional, const char *verified, int hetero)
 {
     printf("%-13s %-8s %13" PRIu64 " %12" PRIu64 " %9.3f %10.3f %12.3f %10.3f %11.1f %12.1f", r->name, verified,
            functional ? r->thread_insns : r->warp_insns, functional ? r->warp_insns : r->cycles, r->cpu_seconds,
@@ -167,7 +179,11 @@ static void print_row(const struct bench_row *r, int functional, const char *ver
            rate((double)r->warp_insns, r->seconds) / 1e3);
     if (!functional)
         printf(" %10.1f %11.1f", rate((double)r->cycles, r->cpu_seconds) / 1e3, rate((double)r->cycles, r->seconds) / 1e3);
-    printf(" %9.1f\n", (double)r->peak_kib / 1024.0);
+    printf(" %9.1f", (double)r->peak_kib / 1024.0);
+    if (hetero)   /* the CPU cores also run outside kernel launches (warm-up, the rest of their quota) */
+        printf(" %12" PRIu64 " %14.1f %14.1f", r->cpu_insns, rate((double)r->warp_insns, r->proc_cpu_seconds) / 1e3,
+               rate((double)r->cpu_insns, r->proc_cpu_seconds) / 1e3);
+    putchar('\n');
 }
 
 /* The table as JSON (--json on stdout, -o FILE).  The *_per_sec rates of older versions stay, with
@@ -180,6 +196,8 @@ static void write_json(FILE *f, const struct bench_setup *b, const struct bench_
     json_str(&j, "mode", b->functional ? "functional" : "timing");
     if (b->config)
         json_str(&j, "config", b->config);
+    if (b->cpu_mix)
+        json_str(&j, "cpu_mix", b->cpu_mix);
     json_str(&j, "size", wl_size_name(b->o->size));
     json_u64(&j, "seed", b->o->seed);
     json_u64(&j, "threads", b->functional ? 1 : b->threads);
@@ -211,6 +229,11 @@ static void write_json(FILE *f, const struct bench_setup *b, const struct bench_
         if (!b->functional)
             json_dbl(&j, "cycles_per_sec", rate((double)r->cycles, r->seconds));
         json_u64(&j, "peak_rss_kib", (uint64_t)r->peak_kib);
+        if (b->cpu_mix) {
+            json_u64(&j, "cpu_insns", r->cpu_insns);
+            json_dbl(&j, "warp_insn_per_proc_cpu_sec", rate((double)r->warp_insns, r->proc_cpu_seconds));
+            json_dbl(&j, "cpu_insn_per_proc_cpu_sec", rate((double)r->cpu_insns, r->proc_cpu_seconds));
+        }
         json_close(&j);
     }
     json_close(&j);
@@ -224,7 +247,7 @@ int cmd_bench(int argc, char **argv)
     o.size = WL_SMALL;
     o.seed = 1;
     o.log = stderr;
-    const char *list = NULL, *out = NULL, *config = NULL;
+    const char *list = NULL, *out = NULL, *config = NULL, *cpu_mix = NULL;
     int functional = 0, json_stdout = 0, threads_given = 0;
     uint64_t threads = 0;
     for (int i = 1; i < argc; i++) {
@@ -237,7 +260,8 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--json") == 0) {
             json_stdout = 1;
         } else if ((strcmp(a, "--size") == 0 || strcmp(a, "--workloads") == 0 || strcmp(a, "--seed") == 0 ||
-                    strcmp(a, "-o") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--threads") == 0) && !v) {
+                    strcmp(a, "-o") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--threads") == 0 ||
+                    strcmp(a, "--cpu-mix") == 0) && !v) {
             fprintf(stderr, "warpsim bench: option %s needs a value\n", a);
             return EXIT_USAGE;
         } else if (strcmp(a, "--size") == 0) {
@@ -264,19 +288,22 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--config") == 0) {
             config = v;
             i++;
+        } else if (strcmp(a, "--cpu-mix") == 0) {
+            cpu_mix = v;
+            i++;
         } else {
             fprintf(stderr, "warpsim bench: unknown argument '%s' (see warpsim bench --help)\n", a);
             return EXIT_USAGE;
         }
     }
-    if (functional && (config || threads_given)) {
-        fprintf(stderr, "warpsim bench: --config and --threads apply to timing mode; drop --functional\n");
+    if (functional && (config || threads_given || cpu_mix)) {
+        fprintf(stderr, "warpsim bench: --config, --threads and --cpu-mix apply to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
     char threads_text[32] = "";
     if (threads_given)
         snprintf(threads_text, sizeof threads_text, "%" PRIu64, threads);
-    struct bench_setup b = {functional, config, &o, threads_given, 1};
+    struct bench_setup b = {functional, config, &o, threads_given, 1, cpu_mix};
     if (!functional) {
         /* check the machine once here rather than in every child, and learn its thread count */
         struct arena *a = arena_new(0);
@@ -289,6 +316,10 @@ int cmd_bench(int argc, char **argv)
         int bad = cli_config_load(&c, config, msg, sizeof msg);
         if (!bad && threads_given && cfg_set(&c, "warpsim_threads", threads_text, "--threads") != 0) {
             snprintf(msg, sizeof msg, "--threads %s: out of host memory", threads_text);
+            bad = 1;
+        }
+        if (!bad && cpu_mix && cfg_set(&c, "warpsim_cpu_apps", cpu_mix, "--cpu-mix") != 0) {
+            snprintf(msg, sizeof msg, "--cpu-mix %s: out of host memory", cpu_mix);
             bad = 1;
         }
         if (!bad && gpu_config_load(&gc, &c, &e) != 0) {
@@ -333,10 +364,10 @@ int cmd_bench(int argc, char **argv)
         if (!selected(list, wl->name))
             continue;
         struct bench_row *r = &rows[n++];
-        if (run_child(wl, &o, !functional, config, threads_given ? threads_text : NULL, r) != 0 || !r->ok)
+        if (run_child(wl, &o, !functional, config, threads_given ? threads_text : NULL, cpu_mix, r) != 0 || !r->ok)
             failures++;
         if (!json_stdout) {
-            print_row(r, functional, r->ok ? (r->verified ? "yes" : "NO") : "ERROR");
+            print_row(r, functional, r->ok ? (r->verified ? "yes" : "NO") : "ERROR", cpu_mix != NULL);
             fflush(stdout);
         }
         total.thread_insns += r->thread_insns;
@@ -346,6 +377,7 @@ int cmd_bench(int argc, char **argv)
         total.seconds += r->seconds;
         total.total_seconds += r->total_seconds;
         total.proc_cpu_seconds += r->proc_cpu_seconds;
+        total.cpu_insns += r->cpu_insns;
         if (r->peak_kib > total.peak_kib)
             total.peak_kib = r->peak_kib;
     }
@@ -353,7 +385,7 @@ int cmd_bench(int argc, char **argv)
         write_json(stdout, &b, rows, n, &total, failures);
         fflush(stdout);
     } else {
-        print_row(&total, functional, failures ? "NO" : "yes");
+        print_row(&total, functional, failures ? "NO" : "yes", cpu_mix != NULL);
         printf("(the /cpu_s rates are the headline: host CPU seconds inside kernel launches, user + system of every\n"
                " thread; wall time on a shared machine moves with other load, CPU time much less.  Kwarp = 1000 warp\n"
                " instructions, Kcyc = 1000 core cycles; total_wall_s also counts inputs and the CPU reference,\n"

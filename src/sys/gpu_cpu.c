@@ -270,6 +270,15 @@ bool gpu_cpus_warm(const struct gpu *g)
 
 unsigned gpu_cpu_count(const struct gpu *g) { return g->n_cpus; }
 
+uint64_t gpu_cpu_total_insns(const struct gpu *g)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < g->n_cpus; i++)
+        if (g->cpu[i].core)
+            n += cpu_core_stats(g->cpu[i].core)->insns;
+    return n;
+}
+
 bool gpu_cpu_result(const struct gpu *g, unsigned i, struct gpu_cpu_result *out)
 {
     memset(out, 0, sizeof *out);

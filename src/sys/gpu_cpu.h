@@ -48,6 +48,8 @@ struct gpu_cpu_result {
     double avg_mem_latency;    /* core cycles (GPU core clock) from leaving the core to the reply */
 };
 unsigned gpu_cpu_count(const struct gpu *g);
+/* Instructions every CPU core retired in the whole run (warm-up and all). */
+uint64_t gpu_cpu_total_insns(const struct gpu *g);
 /* false when core i idled or was not measured (yet). */
 bool gpu_cpu_result(const struct gpu *g, unsigned i, struct gpu_cpu_result *out);
 /* Run the CPU cores (and the memory system, no GPU kernel) until every busy core has its quota,

@@ -682,6 +682,7 @@ static void cpu_section(const struct gpu *g, struct emit *e)
     if (e->json)
         em_close(e, ']');
     em_dbl(e, "cpu_avg_ipc", n ? ipc_sum / n : 0);
+    em_u64(e, "cpu_total_insns", gpu_cpu_total_insns(g));
     if (e->json)
         em_close(e, '}');
 }

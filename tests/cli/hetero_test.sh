@@ -68,6 +68,17 @@ grep -q "^cm = cm_bal" "$T/d.txt" && grep -q "^stall_GPU = " "$T/d.txt" || fail 
 grep -q "^SU_GPU" "$T/d.txt" && fail "--no-alone still ran the alone runs"
 head -1 "$T/d.csv" | grep -q "sm0_warp_limit" || fail "time series lacks the warp limits"
 
+# the simulation rate of a chip run: GPU warp instructions and CPU instructions per host second
+"$W" bench --size tiny --config hetero-small --cpu-mix mcf,perlbench --workloads vecadd --json >"$T/bench.json" \
+    2>"$T/bench.err" || fail "bench --cpu-mix: $(cat "$T/bench.err")"
+python3 - "$T/bench.json" <<'PY' || fail "bench --cpu-mix: no CPU instruction rate"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rows"][0]
+assert d["cpu_mix"] == "mcf,perlbench" and r["verified"] and r["cpu_insns"] > 100000, r
+assert r["cpu_insn_per_proc_cpu_sec"] > 0 and r["warp_insn_per_proc_cpu_sec"] > 0, r
+PY
+
 # errors: CPU applications on a machine without CPU cores, an unknown application, a truncated trace
 "$W" run vecadd --size tiny --cpu-mix H1 >"$T/e1.txt" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "--cpu-mix on gtx480: exit $rc, want 2"
