@@ -73,6 +73,7 @@
 
 struct mem_partition {
     unsigned id, sub;
+    unsigned map_chan;        /* its channel in `map`'s numbering */
     struct dram_channel *dram;
     const struct addr_map *map;
     struct mem_req_pool *pool;
@@ -115,6 +116,11 @@ struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g,
     cache_set_bypass_mshr(p->l2, g->bypass_mshr != 0);
     unsigned nsub = g->n_sub_partition_per_mchannel ? g->n_sub_partition_per_mchannel : 1;
     p->id = id;
+    /* its channel among those of its address map: with channels dedicated per class
+       (-warpsim_mc_partition) the CPU cores' map numbers their channels from 0 */
+    p->map_chan = id / nsub;
+    if (g->mc_gpu && p->map_chan >= g->mc_gpu)
+        p->map_chan -= g->mc_gpu;
     p->sub = id % nsub;
     p->dram = dram;
     p->map = map;
@@ -228,7 +234,7 @@ static void part_writeback(struct mem_partition *p, uint64_t wb_local)
     if (wb_local == UINT64_MAX)
         return;
     unsigned nsub = p->map->n_sub_per_chan;
-    uint64_t addr = addr_map_global_addr(p->map, wb_local, p->id / nsub, p->id % nsub);
+    uint64_t addr = addr_map_global_addr(p->map, wb_local, p->map_chan, p->id % nsub);
     part_to_dram(p, part_new_req(p, addr, MRT_WRITE, &p->tag_wb));
 }
 

@@ -129,12 +129,18 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     }
     char emsg[256];
     unsigned col = 0;
-    if (addr_map_parse(&g->map, c->mem_addr_mapping, c->n_mem, c->n_sub_partition_per_mchannel, c->dram.nbk, emsg,
+    /* dedicated channels (-warpsim_mc_partition): each class spreads its addresses over its own channels
+       with the same mapping string, so a sub-partition sees the addresses of one map only */
+    unsigned gch = c->mc_gpu ? c->mc_gpu : c->n_mem, cch = c->mc_gpu ? c->mc_cpu : c->n_mem;
+    if (addr_map_parse(&g->map, c->mem_addr_mapping, gch, c->n_sub_partition_per_mchannel, c->dram.nbk, emsg,
+                       sizeof emsg, &col) != 0 ||
+        addr_map_parse(&g->map_cpu, c->mem_addr_mapping, cch, c->n_sub_partition_per_mchannel, c->dram.nbk, emsg,
                        sizeof emsg, &col) != 0) {
         snprintf(msg, n, "-gpgpu_mem_addr_mapping \"%s\": column %u: %s", c->mem_addr_mapping, col, emsg);
         gpu_free(g);
         return NULL;
     }
+    g->cpu_part0 = c->mc_gpu ? c->mc_gpu * c->n_sub_partition_per_mchannel : 0;
 
     struct arena *a = g->arena;
     stats_init(&g->stats, a);
@@ -188,7 +194,8 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         dram_reg_stats(g->dram[ch], &g->stats, pfx);
     }
     for (unsigned p = 0; p < g->n_parts; p++) {
-        g->part[p] = partition_new(a, c, p, g->dram[p / c->n_sub_partition_per_mchannel], &g->map, &g->pool);
+        g->part[p] = partition_new(a, c, p, g->dram[p / c->n_sub_partition_per_mchannel],
+                                   c->mc_gpu && p >= g->cpu_part0 ? &g->map_cpu : &g->map, &g->pool);
         if (!g->part[p])
             goto oom;
         snprintf(pfx, sizeof pfx, "part%u", p);

@@ -180,6 +180,9 @@ const struct cfg_opt gpu_config_opts[] = {
       "CPU L1D cache string (004: 32 KB 4-way, 128 B lines)"),
     O("warpsim_cpu_l2", CFG_STRING, cpu_l2, "256:128:8,L:B:m:L:L,A:32:8,16", 0, 0,
       "CPU private L2 cache string (004: 256 KB 8-way, 128 B lines)"),
+    O("warpsim_mc_partition", CFG_STRING, mc_partition, "", 0, 0,
+      "memory channels dedicated per class, <g>G<c>C (004 sec. 2.2, e.g. 4G4C: the first 4 channels serve "
+      "the SMs, the other 4 the CPU cores); empty: every channel serves both"),
     O("warpsim_mesh_cpu_nodes", CFG_STRING, mesh_cpu_nodes, "", 0, 0,
       "mesh node of each CPU core (empty: the nodes after the SMs', skipping memory nodes)"),
 
@@ -457,6 +460,26 @@ static int gc_cpu(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
                        "-warpsim_cpu_apps: %u applications for %u CPU cores (-warpsim_cpu_cores; the presets "
                        "hetero-7tile and hetero-small have 14 and 3)",
                        n, g->cpu_cores);
+    g->mc_gpu = g->mc_cpu = 0;
+    const char *mp = g->mc_partition;
+    if (mp[0] && strcmp(mp, "none")) {
+        unsigned gm = 0, cm = 0;
+        int used = 0;
+        if (sscanf(mp, "%uG%uC%n", &gm, &cm, &used) != 2 || mp[used] || gm < 1 || cm < 1)
+            return gc_fail(c, err, "warpsim_mc_partition", NULL,
+                           "-warpsim_mc_partition: expected <gpu channels>G<cpu channels>C such as 4G4C (or empty: "
+                           "shared), got '%s'",
+                           mp);
+        if (gm + cm != g->n_mem)
+            return gc_fail(c, err, "warpsim_mc_partition", "gpgpu_n_mem",
+                           "-warpsim_mc_partition %s: %u + %u channels must equal -gpgpu_n_mem (%u)", mp, gm, cm,
+                           g->n_mem);
+        if (!g->cpu_cores)
+            return gc_fail(c, err, "warpsim_mc_partition", "warpsim_cpu_cores",
+                           "-warpsim_mc_partition %s: the machine has no CPU cores (-warpsim_cpu_cores)", mp);
+        g->mc_gpu = gm;
+        g->mc_cpu = cm;
+    }
     if (g->icnt_kind == ICNT_MESH && g->mesh_cpu_nodes[0]) {
         uint32_t *node = malloc(sizeof *node * (g->cpu_cores ? g->cpu_cores : 1));
         int rc = !node ? -1

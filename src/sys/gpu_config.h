@@ -149,6 +149,9 @@ struct gpu_config {
     unsigned cpu_width, cpu_rob, cpu_l1_lat, cpu_l2_lat, cpu_mispredict;   /* -warpsim_cpu_{width,rob,...} */
     const char *cpu_l1d, *cpu_l2;   /* -warpsim_cpu_l1d / _l2: cache strings (mem/cache.h) */
     const char *mesh_cpu_nodes;     /* -warpsim_mesh_cpu_nodes: node of each CPU core ("" = default) */
+    const char *mc_partition;       /* -warpsim_mc_partition: "" shared, or "<g>G<c>C" dedicated memory
+                                       channels (004 sec. 2.2, e.g. 4G4C, 7G1C) */
+    unsigned mc_gpu, mc_cpu;        /* derived: channels of each class (both 0 when shared) */
     sim_ps ps_cpu;                  /* derived: picoseconds per CPU cycle */
 
     /* ---- clocks ---- */

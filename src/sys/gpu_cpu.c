@@ -215,11 +215,13 @@ void gpu_cpus_start_measure(struct gpu *g, sim_cycle cpu_now)
 {
     g->cpu_phase = GPU_CPU_MEASURING;
     g->cpu_pending = 0;
+    g->ts_cpu_cycle = cpu_now;
     for (unsigned i = 0; i < g->n_cpus; i++) {
         struct gpu_cpu_slot *k = &g->cpu[i];
         if (!k->core)
             continue;
         cpu_core_sample(k->core, &k->s0);
+        k->ts_insns = k->s0.core.insns;   /* the time series starts with the GPU too */
         k->start_cycle = cpu_now;
         k->done_cycle = SIM_NEVER;
         k->lat_sum0 = k->lat_sum;

@@ -98,6 +98,7 @@ struct gpu_cpu_slot {
     sim_cycle start_cycle, done_cycle; /* done_cycle SIM_NEVER until the quota is reached */
     uint64_t lat_sum, lat_cnt;         /* memory round trips (core cycles), all run */
     uint64_t lat_sum0, lat_cnt0, lat_sum1, lat_cnt1;   /* ...at the measurement's start and end */
+    uint64_t ts_insns;                 /* retired at the last time-series sample */
 };
 enum gpu_cpu_phase { GPU_CPU_WARMUP = 0, GPU_CPU_MEASURING, GPU_CPU_DONE };
 
@@ -116,7 +117,9 @@ struct gpu {
     sim_cycle par_now;
     sim_cycle par_off_until;           /* until then the SMs tick on the main thread (other load) */
     unsigned par_rounds, par_slow_rounds;
-    struct addr_map map;
+    struct addr_map map;               /* the SMs' (every channel, or the GPU's with -warpsim_mc_partition) */
+    struct addr_map map_cpu;           /* the CPU cores' (= map when the channels are shared) */
+    unsigned cpu_part0;                /* first sub-partition of the CPU cores' channels (0 when shared) */
     unsigned n_sms, n_parts, n_chan;
     struct sm **sm;
     struct dram_channel **dram;        /* [n_chan] */
@@ -194,6 +197,7 @@ struct gpu {
     struct mem_req_pool cpu_pool;      /* their requests (touched by the main thread only) */
     uint8_t cpu_phase;                 /* enum gpu_cpu_phase */
     unsigned cpu_pending;              /* measured cores that have not reached their quota */
+    sim_cycle ts_cpu_cycle;            /* CPU cycle of the last time-series sample */
 
     /* concurrency manager (gpu_cm.c, policy/cm.h): set up at the first kernel */
     bool cm_ready;

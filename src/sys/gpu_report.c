@@ -248,6 +248,9 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
             fprintf(g->ts, ",sm%u_n,sm%u_paused", i, i);
         if (gpu_bypass_in_use(g))   /* only then: the default columns stay as they were */
             ts_bypass(g, 1);
+        for (unsigned i = 0; i < g->n_cpus; i++)   /* 004 Fig. 13-14: each CPU core's IPC */
+            if (g->cpu[i].core)
+                fprintf(g->ts, ",cpu%u_ipc", i);
         if (gpu_cm_active(g)) {   /* 004 Fig. 13-14: congestion, per-core stall_GPU and warp limits */
             fputs(",stall_MC,stall_net", g->ts);
             for (unsigned i = 0; i < g->n_sms; i++)
@@ -283,6 +286,19 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
     }
     if (gpu_bypass_in_use(g))
         ts_bypass(g, 0);
+    if (g->cpu_active) {   /* CPU cycles of the sample: up to the CPU edge before the boundary */
+        sim_cycle cc = (sim_cycle)((boundary * g->per[GD_CORE]) / g->per[GD_CPU]);
+        uint64_t dc = cc > g->ts_cpu_cycle ? cc - g->ts_cpu_cycle : 0;
+        for (unsigned i = 0; i < g->n_cpus; i++) {
+            struct gpu_cpu_slot *k = &g->cpu[i];
+            if (!k->core)
+                continue;
+            uint64_t ins = cpu_core_stats(k->core)->insns;
+            fprintf(g->ts, ",%.4f", ratio(ins - k->ts_insns, dc));
+            k->ts_insns = ins;
+        }
+        g->ts_cpu_cycle = cc;
+    }
     if (gpu_cm_active(g)) {
         uint64_t l2c = now[GS_L2_CYCLES] - prev[GS_L2_CYCLES];
         fprintf(g->ts, ",%.4f,%.4f", ratio(now[GS_P_STALL_MC] - prev[GS_P_STALL_MC], l2c),

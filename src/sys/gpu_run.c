@@ -463,7 +463,7 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
             continue;
         cpu_core_mem_pop(k->core);
         r->sm = (uint16_t)(g->n_sms + i);
-        r->partition = (uint16_t)addr_map_subpart(&g->map, r->addr);
+        r->partition = (uint16_t)(g->cpu_part0 + addr_map_subpart(&g->map_cpu, r->addr));
         r->t_issue = now_core;
         icnt_push(g->req_net, g->n_sms + i, r->partition, r, req_bytes(r), c);
         k->next = 0;   /* room in its outgoing queue */

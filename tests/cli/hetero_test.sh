@@ -67,6 +67,20 @@ grep -q "^cpu1 = " "$T/c.txt" && fail "the idle core 1 reports a result"
 grep -q "^cm = cm_bal" "$T/d.txt" && grep -q "^stall_GPU = " "$T/d.txt" || fail "cm lines missing on the chip"
 grep -q "^SU_GPU" "$T/d.txt" && fail "--no-alone still ran the alone runs"
 head -1 "$T/d.csv" | grep -q "sm0_warp_limit" || fail "time series lacks the warp limits"
+python3 - "$T/d.csv" <<'PY' || fail "time series: CPU IPC per core missing or implausible"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(f"cpu{i}_ipc" in rows[0] for i in range(3))
+mcf = [float(r["cpu0_ipc"]) for r in rows]; pb = [float(r["cpu2_ipc"]) for r in rows]
+assert max(mcf) < 0.5 and sum(pb) / len(pb) > 5 * sum(mcf) / len(mcf), (mcf[:5], pb[:5])
+PY
+
+# dedicated memory channels (004 sec. 2.2): each class on its own channels; a bad split is an error
+"$W" run vecadd --size tiny --config hetero-small --cpu-mix mcf,omnetpp,perlbench --set warpsim_mc_partition=1G1C \
+    -o "$T/m.json" >"$T/m.txt" 2>&1 || fail "dedicated channels 1G1C: $(tail -3 "$T/m.txt")"
+grep -q "verify = PASSED" "$T/m.txt" && grep -q "^WS_CPU = " "$T/m.txt" || fail "1G1C run incomplete"
+"$W" run vecadd --size tiny --config hetero-small --cpu-mix mcf --set warpsim_mc_partition=2G1C >"$T/e0.txt" 2>&1
+[ $? -eq 2 ] && grep -q "must equal -gpgpu_n_mem (2)" "$T/e0.txt" || fail "bad -warpsim_mc_partition: $(cat "$T/e0.txt")"
 
 # the simulation rate of a chip run: GPU warp instructions and CPU instructions per host second
 "$W" bench --size tiny --config hetero-small --cpu-mix mcf,perlbench --workloads vecadd --json >"$T/bench.json" \
