@@ -2,18 +2,25 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/config.h"
 #include "policy/params.h"
+#include "sys/gpu_config.h"
 
 int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            puts("usage: warpsim list [--policies [--names KIND]]\n\nList the bundled workloads with what each computes and how its "
+            puts("usage: warpsim list [--policies [--names KIND] | --options]\n\nList the bundled workloads with what each computes and how its "
                  "output is checked:\nthe applications, then the latency/bandwidth microbenchmarks "
                  "(docs/microbench.md).\n\n  --policies       list the warp schedulers, CTA schedulers, concurrency managers and cache "
                  "replacement\n                   and bypass policies with their parameters and defaults\n  --names KIND     "
                  "after --policies: only the names of one kind (warp_sched,\n                   cta_sched, repl, bypass, cm), one "
-                 "a line (for scripts)");
+                 "a line (for scripts)\n  --options        list every machine option (-gpgpu_*, -warpsim_*, ...) with its type,\n"
+                 "                   default, range and meaning (docs/config.md)");
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--options") == 0) {
+            cfg_list(stdout, gpu_config_opts, gpu_config_nopts);
             return EXIT_OK;
         }
         if (strcmp(argv[i], "--policies") == 0) {

@@ -5,7 +5,7 @@
 # the same with two host threads; bad inputs are clear errors.
 #   usage: hetero_test.sh WARPSIM_BINARY SOURCE_DIR
 set -u
-W=$1
+W=$1 SRC=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -105,4 +105,9 @@ head -c $((64 * 50 + 17)) "$T/full.trace" >"$T/short.trace"
 "$W" run vecadd --size tiny --config hetero-small --cpu "$T/short.trace" --no-alone >"$T/e3.txt" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "a truncated trace: exit $rc, want 2 (bad input)"
 grep -q "short.trace: record 50 is truncated (17 of 64 bytes)" "$T/e3.txt" || fail "truncated trace: message lacks the record: $(grep -i trunc "$T/e3.txt")"
+# every machine option is listed, and docs/config.md's option reference has each of them
+"$W" list --options >"$T/opts.txt" || fail "list --options"
+grep -q "^-warpsim_cpu_cores .* uint .* \[0, 1024\]" "$T/opts.txt" || fail "list --options lacks -warpsim_cpu_cores"
+missing=$(awk 'NR > 1 { print $1 }' "$T/opts.txt" | while read -r o; do grep -q "^| \`$o\` |" "$SRC/docs/config.md" || echo "$o"; done)
+[ -z "$missing" ] || fail "docs/config.md's option reference lacks: $missing"
 echo "hetero_test: ok"
