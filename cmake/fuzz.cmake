@@ -6,23 +6,26 @@
 #   fuzz_corpus_<target>:  the seed corpus tests/fuzz/corpus.sh assembles in <build>/fuzz-corpus/
 # so the harnesses keep compiling and old crashes stay fixed, under the sanitizer builds too.
 #
-# With -DWARPSIM_FUZZ=ON (clang only) the simulator libraries are instrumented for libFuzzer
-# (-fsanitize=fuzzer-no-link,address,undefined) and each harness is also linked with libFuzzer
+# With -DWARPSIM_FUZZ=ON (clang only) the simulator libraries (HeteroPDP's too) are instrumented for
+# libFuzzer (-fsanitize=fuzzer-no-link,address,undefined) and each harness is also linked with libFuzzer
 # into fuzz_<target>; `make fuzz` builds them in build-fuzz and runs them (tests/fuzz/run.sh).
 
 option(WARPSIM_FUZZ "Build the libFuzzer harnesses fuzz_<target> (needs clang)" OFF)
 
 set(WS_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
-set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph trace)
+set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model)
 set(WS_FUZZ_EXTRA_ptx_exec ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
 set(WS_FUZZ_EXTRA_ptx_timing ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
+# libraries a harness needs besides warpsim_workloads and warpsim_lib
+set(WS_FUZZ_LIBS_pdp_dataset warpsim_pdp)
+set(WS_FUZZ_LIBS_pdp_model warpsim_pdp)
 
 if(WARPSIM_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "WARPSIM_FUZZ needs clang (libFuzzer): configure with -DCMAKE_C_COMPILER=clang")
   endif()
   set(WS_FUZZ_SAN -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  foreach(lib warpsim_lib warpsim_workloads)
+  foreach(lib warpsim_lib warpsim_workloads warpsim_pdp)
     target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link ${WS_FUZZ_SAN})
     # whatever links the instrumented libraries (the CLI, unit tests) needs the sanitizer runtimes
     target_link_options(${lib} INTERFACE -fsanitize=address,undefined)
@@ -33,7 +36,7 @@ endif()
 foreach(t ${WS_FUZZ_TARGETS})
   set(src ${WS_FUZZ_DIR}/fuzz_${t}.c ${WS_FUZZ_EXTRA_${t}})
   add_executable(fuzz_${t}_replay ${src} ${WS_FUZZ_DIR}/standalone_main.c)
-  target_link_libraries(fuzz_${t}_replay PRIVATE warpsim_workloads warpsim_lib)
+  target_link_libraries(fuzz_${t}_replay PRIVATE ${WS_FUZZ_LIBS_${t}} warpsim_workloads warpsim_lib)
   add_test(NAME fuzz_regress_${t} COMMAND fuzz_${t}_replay ${WS_FUZZ_DIR}/regressions/${t})
   add_test(NAME fuzz_corpus_${t} COMMAND fuzz_${t}_replay ${CMAKE_BINARY_DIR}/fuzz-corpus/${t})
   set_tests_properties(fuzz_regress_${t} fuzz_corpus_${t} PROPERTIES TIMEOUT 600 LABELS fuzz)
@@ -42,7 +45,7 @@ foreach(t ${WS_FUZZ_TARGETS})
     add_executable(fuzz_${t} ${src})
     target_compile_options(fuzz_${t} PRIVATE -fsanitize=fuzzer ${WS_FUZZ_SAN})
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_libraries(fuzz_${t} PRIVATE warpsim_workloads warpsim_lib)
+    target_link_libraries(fuzz_${t} PRIVATE ${WS_FUZZ_LIBS_${t}} warpsim_workloads warpsim_lib)
     add_dependencies(fuzz_harnesses fuzz_${t})
   endif()
 endforeach()

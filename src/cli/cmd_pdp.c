@@ -511,33 +511,62 @@ static void json_times(struct json *j, double time[PDP_NTARGETS][PDP_NSCENS])
     json_close(j);
 }
 
-static int cmd_pdp_predict(int argc, char **argv)
-{
+/* what predict and schedule start from: the kernel and options, the model set (malloc; free it), its
+   file, the predicted times */
+struct prediction {
     struct kin k;
-    memset(&k, 0, sizeof k);
-    struct pdp_modelset *ms = malloc(sizeof *ms);
-    if (!ms)
-        return EXIT_SIM_ERROR;
+    struct pdp_modelset *ms;
     char mp[700];
     double time[PDP_NTARGETS][PDP_NSCENS];
-    int rc = predict_common("predict", argc, argv, &k, ms, mp, sizeof mp, time);
-    if (rc == EXIT_OK) {
-        if (k.json) {
-            struct json j;
-            json_begin(&j, stdout);
-            json_str(&j, "model", ms->name);
-            json_str(&j, "model_file", mp);
-            json_features(&j, &k);
-            json_times(&j, time);
-            json_end(&j);
-        } else {
-            printf("model    %s (%s)\n", ms->name, mp);
-            print_features_text(&k);
-            print_times_text(ms, time);
-        }
+};
+
+/* predict_common on a fresh p->k (weight `weight`) and a model set of its own: EXIT_OK with p->ms, or
+   the command's exit status with p->ms NULL (the command ends here) */
+static int predict_alloc(const char *cmd, int argc, char **argv, double weight, struct prediction *p)
+{
+    memset(&p->k, 0, sizeof p->k);
+    p->k.weight = weight;
+    p->ms = malloc(sizeof *p->ms);
+    if (!p->ms)
+        return EXIT_SIM_ERROR;
+    int rc = predict_common(cmd, argc, argv, &p->k, p->ms, p->mp, sizeof p->mp, p->time);
+    if (rc != EXIT_OK) {
+        free(p->ms);
+        p->ms = NULL;
     }
-    free(ms);
     return rc < 0 ? EXIT_OK : rc;
+}
+
+/* The head of predict's and schedule's reports: the model, the kernel's features, the predicted
+   times; as JSON when j (begun here), else as text. */
+static void report_head(struct json *j, struct prediction *p)
+{
+    const struct kin *k = &p->k;
+    if (j) {
+        json_begin(j, stdout);
+        json_str(j, "model", p->ms->name);
+        json_str(j, "model_file", p->mp);
+        json_features(j, k);
+        json_times(j, p->time);
+    } else {
+        printf("model    %s (%s)\n", p->ms->name, p->mp);
+        print_features_text(k);
+        print_times_text(p->ms, p->time);
+    }
+}
+
+static int cmd_pdp_predict(int argc, char **argv)
+{
+    struct prediction p;
+    int rc = predict_alloc("predict", argc, argv, 0, &p);
+    if (!p.ms)
+        return rc;
+    struct json j;
+    report_head(p.k.json ? &j : NULL, &p);
+    if (p.k.json)
+        json_end(&j);
+    free(p.ms);
+    return EXIT_OK;
 }
 
 /* a number, or "-" when it is undefined */
@@ -554,49 +583,37 @@ static const char *target_or_none(int t) { return t < 0 ? "none" : pdp_target_na
 
 static int cmd_pdp_schedule(int argc, char **argv)
 {
-    struct kin k;
-    memset(&k, 0, sizeof k);
-    k.weight = 1;
-    struct pdp_modelset *ms = malloc(sizeof *ms);
-    if (!ms)
-        return EXIT_SIM_ERROR;
-    char mp[700];
-    double time[PDP_NTARGETS][PDP_NSCENS];
-    int rc = predict_common("schedule", argc, argv, &k, ms, mp, sizeof mp, time);
-    if (rc != EXIT_OK) {
-        free(ms);
-        return rc < 0 ? EXIT_OK : rc;
-    }
+    struct prediction p;
+    int rc = predict_alloc("schedule", argc, argv, 1, &p);
+    if (!p.ms)
+        return rc;
+    const struct kin *k = &p.k;
     struct pdp_schedule_in in;
     memset(&in, 0, sizeof in);
-    memcpy(in.time, time, sizeof in.time);
-    in.kernel_weight = k.weight;
-    in.co = k.co;
-    in.nco = k.nco;
-    in.ref = k.ref;
+    memcpy(in.time, p.time, sizeof in.time);
+    in.kernel_weight = k->weight;
+    in.co = k->co;
+    in.nco = k->nco;
+    in.ref = k->ref;
     struct pdp_schedule_out out;
     int decision = pdp_schedule(&in, &out);
-    if (k.json) {
-        struct json j;
-        json_begin(&j, stdout);
-        json_str(&j, "model", ms->name);
-        json_str(&j, "model_file", mp);
-        json_features(&j, &k);
-        json_times(&j, time);
-        json_str(&j, "slowdown_ref", k.ref == PDP_REF_BEST ? "best" : "target");
+    struct json j;
+    report_head(k->json ? &j : NULL, &p);
+    if (k->json) {
+        json_str(&j, "slowdown_ref", k->ref == PDP_REF_BEST ? "best" : "target");
         json_arr(&j, "applications");
         json_obj(&j, NULL);
         json_str(&j, "name", "kernel");
-        json_dbl(&j, "weight", k.weight);
+        json_dbl(&j, "weight", k->weight);
         json_dbl(&j, "slowdown_cpu", out.kernel_slowdown[PDP_CPU]);
         json_dbl(&j, "slowdown_gpu", out.kernel_slowdown[PDP_GPU]);
         json_close(&j);
-        for (size_t i = 0; i < k.nco; i++) {
+        for (size_t i = 0; i < k->nco; i++) {
             json_obj(&j, NULL);
-            json_str(&j, "name", k.co[i].name);
-            json_dbl(&j, "weight", k.co[i].weight);
-            json_dbl(&j, "slowdown_cpu", k.co[i].slowdown[PDP_CPU]);
-            json_dbl(&j, "slowdown_gpu", k.co[i].slowdown[PDP_GPU]);
+            json_str(&j, "name", k->co[i].name);
+            json_dbl(&j, "weight", k->co[i].weight);
+            json_dbl(&j, "slowdown_cpu", k->co[i].slowdown[PDP_CPU]);
+            json_dbl(&j, "slowdown_gpu", k->co[i].slowdown[PDP_GPU]);
             json_close(&j);
         }
         json_close(&j);
@@ -617,29 +634,26 @@ static int cmd_pdp_schedule(int argc, char **argv)
         json_close(&j);
         json_end(&j);
     } else {
-        printf("model    %s (%s)\n", ms->name, mp);
-        print_features_text(&k);
-        print_times_text(ms, time);
         printf("slowdown (co-located / alone%s; the kernel's from the models, the co-runners' given)\n",
-               k.ref == PDP_REF_BEST ? " on the faster target" : ", per target");
+               k->ref == PDP_REF_BEST ? " on the faster target" : ", per target");
         printf("  %-20s %8s %14s %14s\n", "application", "weight", "kernel on cpu", "kernel on gpu");
         char a[32], b[32];
-        printf("  %-20s %8.3g %14s %14s\n", "kernel", k.weight, num(a, sizeof a, out.kernel_slowdown[PDP_CPU]),
+        printf("  %-20s %8.3g %14s %14s\n", "kernel", k->weight, num(a, sizeof a, out.kernel_slowdown[PDP_CPU]),
                num(b, sizeof b, out.kernel_slowdown[PDP_GPU]));
-        for (size_t i = 0; i < k.nco; i++)
-            printf("  %-20s %8.3g %14s %14s\n", k.co[i].name, k.co[i].weight, num(a, sizeof a, k.co[i].slowdown[PDP_CPU]),
-                   num(b, sizeof b, k.co[i].slowdown[PDP_GPU]));
+        for (size_t i = 0; i < k->nco; i++)
+            printf("  %-20s %8.3g %14s %14s\n", k->co[i].name, k->co[i].weight, num(a, sizeof a, k->co[i].slowdown[PDP_CPU]),
+                   num(b, sizeof b, k->co[i].slowdown[PDP_GPU]));
         printf("  %-29s %14s %14s\n", "fairness (min/max)", num(a, sizeof a, out.fairness[PDP_CPU]),
                num(b, sizeof b, out.fairness[PDP_GPU]));
         printf("  %-29s %14s %14s\n", "weighted fairness", num(a, sizeof a, out.wfairness[PDP_CPU]),
                num(b, sizeof b, out.wfairness[PDP_GPU]));
         printf("decision alone:      %s (least predicted time)\n", target_or_none(out.alone));
         printf("decision co-located: %s (highest %sfairness%s)\n", target_or_none(decision),
-               out.weighted ? "weighted " : "", k.nco ? "" : "; no co-runner given, ties go to the lower co-located time");
+               out.weighted ? "weighted " : "", k->nco ? "" : "; no co-runner given, ties go to the lower co-located time");
         if (isnan(out.kernel_slowdown[PDP_CPU]) || isnan(out.kernel_slowdown[PDP_GPU]))
             printf("note: a predicted time that is not positive gives no slowdown; that target is not chosen\n");
     }
-    free(ms);
+    free(p.ms);
     return EXIT_OK;
 }
 

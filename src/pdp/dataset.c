@@ -3,13 +3,12 @@
  */
 #include "pdp/dataset.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/file_read.h"
+#include "pdp/text.h"
 
 const char *pdp_target_name(enum pdp_target t) { return t == PDP_CPU ? "cpu" : t == PDP_GPU ? "gpu" : "?"; }
 const char *pdp_scen_name(enum pdp_scen s) { return s == PDP_ALONE ? "alone" : s == PDP_COLOC ? "coloc" : "?"; }
@@ -19,17 +18,6 @@ const char *pdp_time_column(enum pdp_target t, enum pdp_scen s)
     static const char *const nm[PDP_NTARGETS][PDP_NSCENS] = {
         {"time_cpu_alone", "time_cpu_coloc"}, {"time_gpu_alone", "time_gpu_coloc"}};
     return (unsigned)t < PDP_NTARGETS && (unsigned)s < PDP_NSCENS ? nm[t][s] : "?";
-}
-
-__attribute__((format(printf, 3, 4))) static int ds_err(char *msg, size_t n, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 void pdp_dataset_init(struct pdp_dataset *d) { memset(d, 0, sizeof *d); }
@@ -94,7 +82,7 @@ int pdp_dataset_add(struct pdp_dataset *d, const struct pdp_features *x,
                     const double y[PDP_NTARGETS][PDP_NSCENS], const char *group, char *msg, size_t n)
 {
     if (ds_grow(d))
-        return ds_err(msg, n, "pdp dataset: out of memory");
+        return pdp_err(msg, n, "pdp dataset: out of memory");
     char rowname[32];
     if (!group) {
         snprintf(rowname, sizeof rowname, "row%zu", d->n + 1);
@@ -104,7 +92,7 @@ int pdp_dataset_add(struct pdp_dataset *d, const struct pdp_features *x,
     }
     uint32_t g = ds_group(d, group);
     if (g == UINT32_MAX)
-        return ds_err(msg, n, "pdp dataset: out of memory");
+        return pdp_err(msg, n, "pdp dataset: out of memory");
     d->x[d->n] = *x;
     for (int t = 0; t < PDP_NTARGETS; t++)
         for (int s = 0; s < PDP_NSCENS; s++) {
@@ -183,48 +171,30 @@ static int csv_split(char *line, char **field, int max, int *bad_col)
     }
 }
 
-static int parse_num(const char *s, double *out)
-{
-    if (!*s)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end != '\0' || end == s || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, const char *path, char *msg,
                           size_t n)
 {
     if (!path)
         path = "<csv>";
     snprintf(d->path, sizeof d->path, "%s", path);
-    char *buf = malloc(len + 1);
+    char *buf = pdp_text_copy(text, len);
     if (!buf)
-        return ds_err(msg, n, "%s: out of memory", path);
-    memcpy(buf, text, len);
-    buf[len] = '\0';
+        return pdp_err(msg, n, "%s: out of memory", path);
     int col_role[DS_MAX_COLS];
     char *field[DS_MAX_COLS];
     char header_names[DS_MAX_COLS][64];
     int ncols = 0, rc = 0;
-    uint32_t lineno = 0;
-    char *p = buf, *end = buf + len;
-    while (p < end && rc == 0) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *line = p;
-        p = nl ? nl + 1 : end;
-        if (nl)
-            *nl = '\0';
-        lineno++;
-        size_t ll = strlen(line);
-        if (line + ll != (nl ? nl : end)) {
-            rc = ds_err(msg, n, "%s:%u: error: a NUL byte in the line (not a text CSV file?)", path, lineno);
+    struct pdp_lines lines;
+    pdp_lines_init(&lines, buf, len);
+    char *line;
+    bool nul;
+    while (rc == 0 && (line = pdp_lines_next(&lines, &nul))) {
+        uint32_t lineno = lines.lineno;
+        if (nul) {
+            rc = pdp_err(msg, n, "%s:%u: error: a NUL byte in the line (not a text CSV file?)", path, lineno);
             break;
         }
+        size_t ll = strlen(line);
         if (ll && line[ll - 1] == '\r')
             line[--ll] = '\0';
         const char *q = line;
@@ -235,12 +205,12 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
         int bad = 0;
         int nf = csv_split(line, field, DS_MAX_COLS, &bad);
         if (nf == -2) {
-            rc = ds_err(msg, n, "%s:%u: error: more than %d fields", path, lineno, DS_MAX_COLS);
+            rc = pdp_err(msg, n, "%s:%u: error: more than %d fields", path, lineno, DS_MAX_COLS);
             break;
         }
         if (nf < 0) {
-            rc = ds_err(msg, n, "%s:%u: error: field %d: bad quoting (an unterminated quote, or text after the closing quote)",
-                        path, lineno, bad);
+            rc = pdp_err(msg, n, "%s:%u: error: field %d: bad quoting (an unterminated quote, or text after the closing quote)",
+                         path, lineno, bad);
             break;
         }
         if (ncols == 0) {   /* the header */
@@ -248,15 +218,15 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
             for (int c = 0; c < nf && rc == 0; c++) {
                 const char *h = field[c];
                 if (!*h) {
-                    rc = ds_err(msg, n, "%s:%u: error: header field %d is empty (every column needs a name)", path,
-                                lineno, c + 1);
+                    rc = pdp_err(msg, n, "%s:%u: error: header field %d is empty (every column needs a name)", path,
+                                 lineno, c + 1);
                     break;
                 }
                 snprintf(header_names[c], sizeof header_names[c], "%s", h);
                 for (int k = 0; k < c; k++)
                     if (strcmp(header_names[k], header_names[c]) == 0)
-                        rc = ds_err(msg, n, "%s:%u: error: column '%s' appears twice in the header", path, lineno,
-                                    header_names[c]);
+                        rc = pdp_err(msg, n, "%s:%u: error: column '%s' appears twice in the header", path, lineno,
+                                     header_names[c]);
                 int f = pdp_feat_lookup(h);
                 col_role[c] = COL_IGNORED;
                 if (f >= 0) {
@@ -281,12 +251,12 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
             continue;
         }
         if (nf != ncols) {
-            rc = ds_err(msg, n, "%s:%u: error: %d field%s, the header has %d", path, lineno, nf, nf == 1 ? "" : "s",
-                        ncols);
+            rc = pdp_err(msg, n, "%s:%u: error: %d field%s, the header has %d", path, lineno, nf, nf == 1 ? "" : "s",
+                         ncols);
             break;
         }
         if (ds_grow(d)) {
-            rc = ds_err(msg, n, "%s: out of memory", path);
+            rc = pdp_err(msg, n, "%s: out of memory", path);
             break;
         }
         struct pdp_features *x = &d->x[d->n];
@@ -302,23 +272,23 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
                 continue;
             if (role == COL_GROUP) {
                 if (!*field[c])
-                    rc = ds_err(msg, n, "%s:%u: error: column %d 'kernel': empty kernel name", path, lineno, c + 1);
+                    rc = pdp_err(msg, n, "%s:%u: error: column %d 'kernel': empty kernel name", path, lineno, c + 1);
                 gname = field[c];
                 continue;
             }
             if (role >= COL_TIME0) {
                 if (!*field[c])
                     continue;   /* not measured */
-                if (parse_num(field[c], &v) || !(v > 0))
-                    rc = ds_err(msg, n, "%s:%u: error: column %d '%s': '%s' is not a positive time", path, lineno,
-                                c + 1, header_names[c], field[c]);
+                if (pdp_parse_double(field[c], &v) || !(v > 0))
+                    rc = pdp_err(msg, n, "%s:%u: error: column %d '%s': '%s' is not a positive time", path, lineno,
+                                 c + 1, header_names[c], field[c]);
                 else
                     d->y[d->n][(role - COL_TIME0) / PDP_NSCENS][(role - COL_TIME0) % PDP_NSCENS] = v;
                 continue;
             }
-            if (parse_num(field[c], &v))
-                rc = ds_err(msg, n, "%s:%u: error: column %d '%s': '%s' is not a number", path, lineno, c + 1,
-                            header_names[c], field[c]);
+            if (pdp_parse_double(field[c], &v))
+                rc = pdp_err(msg, n, "%s:%u: error: column %d '%s': '%s' is not a number", path, lineno, c + 1,
+                             header_names[c], field[c]);
             else
                 x->v[role] = v;
         }
@@ -331,7 +301,7 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
         }
         uint32_t g = ds_group(d, gname);
         if (g == UINT32_MAX) {
-            rc = ds_err(msg, n, "%s: out of memory", path);
+            rc = pdp_err(msg, n, "%s: out of memory", path);
             break;
         }
         d->group[d->n] = g;
@@ -339,28 +309,31 @@ int pdp_dataset_parse_csv(struct pdp_dataset *d, const char *text, size_t len, c
         d->n++;
     }
     if (rc == 0 && ncols == 0)
-        rc = ds_err(msg, n, "%s: error: no header line (an empty file?)", path);
+        rc = pdp_err(msg, n, "%s: error: no header line (an empty file?)", path);
     else if (rc == 0 && d->n == 0)
-        rc = ds_err(msg, n, "%s:%u: error: no data rows after the header", path, lineno);
+        rc = pdp_err(msg, n, "%s:%u: error: no data rows after the header", path, lines.lineno);
     free(buf);
     return rc;
 }
 
-int pdp_dataset_load_csv(struct pdp_dataset *d, const char *path, char *msg, size_t n)
+static int parse_csv(void *d, const char *text, size_t len, const char *path, char *msg, size_t n)
 {
-    size_t len = 0;
-    char why[512];
-    char *text = file_read_all(path, FILE_LIMIT_INPUT, &len, NULL, why, sizeof why);
-    if (!text)
-        return ds_err(msg, n, "%s", why);
-    int rc = pdp_dataset_parse_csv(d, text, len, path, msg, n);
-    free(text);
-    return rc;
+    return pdp_dataset_parse_csv(d, text, len, path, msg, n);
 }
 
+int pdp_dataset_load_csv(struct pdp_dataset *d, const char *path, char *msg, size_t n)
+{
+    return pdp_load_file(path, FILE_LIMIT_INPUT, parse_csv, d, msg, n);
+}
+
+static bool csv_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* A field as it reads back: quoted when it holds a separator, quote or line end, starts with '#'
+   or starts or ends with a blank (the reader trims blanks around an unquoted field). */
 static void csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r") && s[0] != ' ' && s[0] != '#') {
+    size_t l = strlen(s);
+    if (!strpbrk(s, ",\"\n\r") && s[0] != '#' && !(l && (csv_blank(s[0]) || csv_blank(s[l - 1])))) {
         fputs(s, f);
         return;
     }

@@ -4,11 +4,12 @@
  */
 #include "pdp/features.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pdp/text.h"
 
 static const char *const feat_names[PDP_F_COUNT] = {
 #define PDP_X_NAME(e, n, d) n,
@@ -336,35 +337,24 @@ static void divergent_region(const struct ptx_func *f, uint32_t b, uint8_t *regi
     }
 }
 
-__attribute__((format(printf, 3, 4))) static int err_(char *msg, size_t n, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int pdp_classify_func(const struct ptx_module *m, uint32_t fi, uint8_t *cpu, uint8_t *gpu, char *msg, size_t n)
 {
     if (fi >= m->nfuncs)
-        return err_(msg, n, "%s: function %u: no such function", m->path ? m->path : "<ptx>", fi);
+        return pdp_err(msg, n, "%s: function %u: no such function", m->path ? m->path : "<ptx>", fi);
     const struct ptx_func *f = &m->funcs[fi];
     uint32_t ni = f->ninsns;
     if (ni == 0)
         return 0;
     if (!f->ipdom)
-        return err_(msg, n, "%s: function %s has no control-flow analysis (ptx_cfg_analyze)",
-                    m->path ? m->path : "<ptx>", f->name);
+        return pdp_err(msg, n, "%s: function %s has no control-flow analysis (ptx_cfg_analyze)",
+                       m->path ? m->path : "<ptx>", f->name);
     size_t nr = f->nregs ? f->nregs : 1;
     uint8_t *var = calloc(nr, 1), *ivar = calloc(ni, 1), *done = calloc(ni, 1), *region = calloc(ni, 1);
     uint8_t *defd = calloc(nr, 1);
     uint32_t *stack = calloc(ni, sizeof *stack);
     if (!var || !ivar || !done || !region || !defd || !stack) {
         free(var); free(ivar); free(done); free(region); free(defd); free(stack);
-        return err_(msg, n, "pdp features: out of memory");
+        return pdp_err(msg, n, "pdp features: out of memory");
     }
     /* fixpoint: data dependence, then sync dependence of the varying branches found so far;
        both only add marks, so it ends within nregs + ninsns rounds */
@@ -463,10 +453,10 @@ int pdp_features_from_ptx(const struct ptx_module *m, int fi, struct pdp_feature
 {
     const char *path = m->path ? m->path : "<ptx>";
     if (fi >= 0 && ((uint32_t)fi >= m->nfuncs || !m->funcs[fi].is_entry))
-        return err_(msg, n, "%s: function %d is not a kernel (.entry)", path, fi);
+        return pdp_err(msg, n, "%s: function %d is not a kernel (.entry)", path, fi);
     uint8_t *seen = calloc(m->nfuncs ? m->nfuncs : 1, 1);
     if (!seen)
-        return err_(msg, n, "%s: out of memory", path);
+        return pdp_err(msg, n, "%s: out of memory", path);
     unsigned nentries = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++)
         if (fi >= 0 ? i == (uint32_t)fi : m->funcs[i].is_entry) {
@@ -475,7 +465,7 @@ int pdp_features_from_ptx(const struct ptx_module *m, int fi, struct pdp_feature
         }
     if (nentries == 0) {
         free(seen);
-        return err_(msg, n, "%s: no kernel (.entry) in the module", path);
+        return pdp_err(msg, n, "%s: no kernel (.entry) in the module", path);
     }
     uint64_t cpu[PDP_CPU_NONE + 1] = {0}, gpu[PDP_GPU_NONE + 1] = {0};
     int rc = 0;
@@ -485,7 +475,7 @@ int pdp_features_from_ptx(const struct ptx_module *m, int fi, struct pdp_feature
             continue;
         uint8_t *cc = malloc(f->ninsns), *gc = malloc(f->ninsns);
         if (!cc || !gc)
-            rc = err_(msg, n, "%s: out of memory", path);
+            rc = pdp_err(msg, n, "%s: out of memory", path);
         else
             rc = pdp_classify_func(m, i, cc, gc, msg, n);
         for (uint32_t k = 0; rc == 0 && k < f->ninsns; k++) {

@@ -5,25 +5,14 @@
  */
 #include "pdp/model.h"
 
-#include <errno.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/file_read.h"
-
-__attribute__((format(printf, 3, 4))) static int md_err(char *msg, size_t n, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "pdp/text.h"
 
 /* ---- shape and prediction ------------------------------------------------------------ */
 
@@ -112,7 +101,7 @@ int pdp_model_fit(struct pdp_model *m, const struct pdp_features *x, const doubl
 {
     unsigned p = m->nterms;
     if (n == 0 || p == 0)
-        return md_err(msg, len, "pdp fit: %s", n == 0 ? "no rows" : "no terms");
+        return pdp_err(msg, len, "pdp fit: %s", n == 0 ? "no rows" : "no terms");
     size_t ldb = n > p ? n : p;
     double *a = calloc(n * p, sizeof *a);      /* row major n x p */
     double *b = calloc(ldb, sizeof *b);
@@ -120,7 +109,7 @@ int pdp_model_fit(struct pdp_model *m, const struct pdp_features *x, const doubl
     double *sv = calloc(n < p ? n : p, sizeof *sv);
     if (!a || !b || !scale || !sv) {
         free(a); free(b); free(scale); free(sv);
-        return md_err(msg, len, "pdp fit: out of memory");
+        return pdp_err(msg, len, "pdp fit: out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         size_t r = row_at(rows, i);
@@ -146,8 +135,8 @@ int pdp_model_fit(struct pdp_model *m, const struct pdp_features *x, const doubl
                                      1e-10, &rank);
     int rc = 0;
     if (info != 0) {
-        rc = md_err(msg, len, "pdp fit: LAPACKE_dgelsd failed (info %d%s)", (int)info,
-                    info > 0 ? ": the SVD did not converge" : ": a bad argument");
+        rc = pdp_err(msg, len, "pdp fit: LAPACKE_dgelsd failed (info %d%s)", (int)info,
+                     info > 0 ? ": the SVD did not converge" : ": a bad argument");
     } else {
         for (unsigned j = 0; j < p; j++)
             m->terms[j].coef = b[j] / scale[j];
@@ -235,9 +224,9 @@ int pdp_cross_validate(const struct pdp_model *m, const struct pdp_features *x, 
                        size_t n, unsigned k, uint64_t seed, double *pred, struct pdp_cv *out, char *msg, size_t len)
 {
     if (n < 2)
-        return md_err(msg, len, "pdp cross validation: %zu row%s (at least 2 needed)", n, n == 1 ? "" : "s");
+        return pdp_err(msg, len, "pdp cross validation: %zu row%s (at least 2 needed)", n, n == 1 ? "" : "s");
     if (k < 2)
-        return md_err(msg, len, "pdp cross validation: %u fold%s (at least 2 needed)", k, k == 1 ? "" : "s");
+        return pdp_err(msg, len, "pdp cross validation: %u fold%s (at least 2 needed)", k, k == 1 ? "" : "s");
     if (k > n)
         k = (unsigned)n;
     unsigned *fold = malloc(n * sizeof *fold);
@@ -246,7 +235,7 @@ int pdp_cross_validate(const struct pdp_model *m, const struct pdp_features *x, 
     struct pdp_model *w = malloc(sizeof *w);
     int rc = 0;
     if (!fold || !train || !pr || !w) {
-        rc = md_err(msg, len, "pdp cross validation: out of memory");
+        rc = pdp_err(msg, len, "pdp cross validation: out of memory");
         goto out;
     }
     pdp_cv_folds(n, k, seed, fold);
@@ -297,7 +286,7 @@ int pdp_select_groups(const struct pdp_model *m, const struct pdp_features *x, c
     double *pred = malloc(n * sizeof *pred), *share = calloc(ngroups ? ngroups : 1, sizeof *share);
     int rc = 0;
     if (!sub || !trial || !subg || !pred || !share) {
-        rc = md_err(msg, len, "pdp training-set selection: out of memory");
+        rc = pdp_err(msg, len, "pdp training-set selection: out of memory");
         goto out;
     }
     struct pdp_cv cur;
@@ -337,7 +326,7 @@ int pdp_select_groups(const struct pdp_model *m, const struct pdp_features *x, c
             struct pdp_cv c;
             double *tpred = malloc(nt * sizeof *tpred);
             if (!tpred) {
-                rc = md_err(msg, len, "pdp training-set selection: out of memory");
+                rc = pdp_err(msg, len, "pdp training-set selection: out of memory");
                 goto out;
             }
             rc = pdp_cross_validate(m, x, y, trial, nt, o->folds, o->seed, tpred, &c, msg, len);
@@ -400,15 +389,15 @@ static int train_one(const struct pdp_dataset *d, const struct pdp_train_opts *o
             snprintf(missing + at, sizeof missing - at, "%s%s", at ? ", " : "", pdp_feat_name((enum pdp_feat)f));
         }
     if (missing[0])
-        return md_err(msg, len, "%s: error: column %s needs the feature column%s %s", d->path,
-                      pdp_time_column(t, s), strchr(missing, ',') ? "s" : "", missing);
+        return pdp_err(msg, len, "%s: error: column %s needs the feature column%s %s", d->path,
+                       pdp_time_column(t, s), strchr(missing, ',') ? "s" : "", missing);
     size_t *rows = malloc((d->n ? d->n : 1) * sizeof *rows), n = 0;
     uint32_t *grp = malloc((d->n ? d->n : 1) * sizeof *grp);
     uint8_t *keep = calloc(d->ngroups ? d->ngroups : 1, 1);
     double *y = malloc((d->n ? d->n : 1) * sizeof *y);
     int rc = 0;
     if (!rows || !grp || !keep || !y) {
-        rc = md_err(msg, len, "pdp train: out of memory");
+        rc = pdp_err(msg, len, "pdp train: out of memory");
         goto out;
     }
     for (size_t i = 0; i < d->n; i++) {
@@ -419,8 +408,8 @@ static int train_one(const struct pdp_dataset *d, const struct pdp_train_opts *o
         }
     }
     if (n < 2) {
-        rc = md_err(msg, len, "%s: error: column %s: %zu measured row%s (cross validation needs at least 2)",
-                    d->path, pdp_time_column(t, s), n, n == 1 ? "" : "s");
+        rc = pdp_err(msg, len, "%s: error: column %s: %zu measured row%s (cross validation needs at least 2)",
+                     d->path, pdp_time_column(t, s), n, n == 1 ? "" : "s");
         goto out;
     }
     size_t groups = 0;
@@ -493,7 +482,7 @@ int pdp_train(const struct pdp_dataset *d, const struct pdp_train_opts *o, const
     if (rep)
         memset(rep, 0, sizeof *rep);
     if (o->folds < 2)
-        return md_err(msg, len, "pdp train: %u folds (at least 2)", o->folds);
+        return pdp_err(msg, len, "pdp train: %u folds (at least 2)", o->folds);
     int any = 0;
     for (int t = 0; t < PDP_NTARGETS; t++)
         for (int s = 0; s < PDP_NSCENS; s++) {
@@ -507,9 +496,9 @@ int pdp_train(const struct pdp_dataset *d, const struct pdp_train_opts *o, const
             any++;
         }
     if (!any)
-        return md_err(msg, len, "%s: error: no time column (time_cpu_alone, time_gpu_alone, time_cpu_coloc, "
-                                "time_gpu_coloc): nothing to train",
-                      d->path);
+        return pdp_err(msg, len, "%s: error: no time column (time_cpu_alone, time_gpu_alone, time_cpu_coloc, "
+                                 "time_gpu_coloc): nothing to train",
+                       d->path);
     snprintf(ms->notes, sizeof ms->notes,
              "trained by warpsim pdp train from %s: %zu rows, %u folds, seed %llu, selection %s", d->path, d->n,
              o->folds, (unsigned long long)o->seed, o->select ? "on" : "off");
@@ -528,17 +517,6 @@ static int factor_lookup(const char *s)
         return PDP_ONE;
     int f = pdp_feat_lookup(s);
     return f >= 0 ? f : PDP_ONE - 1;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* split on blanks into at most max tokens; the rest of the line goes into the last one when
@@ -563,38 +541,40 @@ static int tokens(char *line, char **tok, int max, bool rest_last)
     return n;
 }
 
+/* carriage returns and blanks at the end of s removed */
+static void trim_end(char *s)
+{
+    size_t l = strlen(s);
+    while (l && (s[l - 1] == '\r' || s[l - 1] == ' ' || s[l - 1] == '\t'))
+        s[--l] = '\0';
+}
+
 int pdp_modelset_parse(struct pdp_modelset *ms, const char *text, size_t len, const char *path, char *msg, size_t n)
 {
     if (!path)
         path = "<model>";
     pdp_modelset_init(ms);
-    char *buf = malloc(len + 1);
+    char *buf = pdp_text_copy(text, len);
     if (!buf)
-        return md_err(msg, n, "%s: out of memory", path);
-    memcpy(buf, text, len);
-    buf[len] = '\0';
+        return pdp_err(msg, n, "%s: out of memory", path);
     int rc = 0;
     bool magic = false;
     struct pdp_model *cur = NULL;
     uint32_t lineno = 0, model_line = 0;
-    char *p = buf, *end = buf + len;
+    struct pdp_lines lines;
+    pdp_lines_init(&lines, buf, len);
+    char *line;
+    bool nul;
     bool seen[PDP_NTARGETS][PDP_NSCENS] = {{false}};
-#define FAIL_(...) do { rc = md_err(msg, n, __VA_ARGS__); goto out; } while (0)
-    while (p < end) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *line = p;
-        p = nl ? nl + 1 : end;
-        if (nl)
-            *nl = '\0';
-        lineno++;
-        if (strlen(line) != (size_t)((nl ? nl : end) - line))
+#define FAIL_(...) do { rc = pdp_err(msg, n, __VA_ARGS__); goto out; } while (0)
+    while ((line = pdp_lines_next(&lines, &nul))) {
+        lineno = lines.lineno;
+        if (nul)
             FAIL_("%s:%u: error: a NUL byte in the line (not a text model file?)", path, lineno);
         char *hash = strchr(line, '#');
         if (hash && strncmp(line, "note", 4) != 0)
             *hash = '\0';
-        size_t ll = strlen(line);
-        while (ll && (line[ll - 1] == '\r' || line[ll - 1] == ' ' || line[ll - 1] == '\t'))
-            line[--ll] = '\0';
+        trim_end(line);
         char *tok[5];
         int nt = tokens(line, tok, 2, true);
         if (nt == 0)
@@ -613,11 +593,13 @@ int pdp_modelset_parse(struct pdp_modelset *ms, const char *text, size_t len, co
             if (nt < 2)
                 FAIL_("%s:%u: error: 'name' needs a value", path, lineno);
             snprintf(ms->name, sizeof ms->name, "%s", tok[1]);
+            trim_end(ms->name);   /* a name cut short may end in a blank, which would not read back */
             continue;
         }
         if (strcmp(tok[0], "note") == 0) {
             size_t at = strlen(ms->notes);
             snprintf(ms->notes + at, sizeof ms->notes - at, "%s%s", at ? "\n" : "", nt > 1 ? tok[1] : "");
+            trim_end(ms->notes);   /* likewise the notes */
             continue;
         }
         if (strcmp(tok[0], "model") == 0) {
@@ -671,7 +653,7 @@ int pdp_modelset_parse(struct pdp_modelset *ms, const char *text, size_t len, co
                 if (f2 < PDP_ONE)
                     FAIL_("%s:%u: error: unknown factor '%s' (a feature: %s; or 1)", path, lineno, a[1], names);
                 double c;
-                if (parse_double(a[2], &c))
+                if (pdp_parse_double(a[2], &c))
                     FAIL_("%s:%u: error: coefficient '%s' is not a finite number", path, lineno, a[2]);
                 for (unsigned i = 0; i < cur->nterms; i++) {
                     const struct pdp_term *o = &cur->terms[i];
@@ -696,10 +678,12 @@ int pdp_modelset_parse(struct pdp_modelset *ms, const char *text, size_t len, co
                           path, lineno, a[0]);
                 if (nanval)
                     v = NAN;
-                else if (parse_double(a[1], &v))
+                else if (pdp_parse_double(a[1], &v))
                     FAIL_("%s:%u: error: stat %s: '%s' is not a number", path, lineno, a[0], a[1]);
                 if (key <= 2 || key >= 7) {
-                    if (nanval || v < 0 || v != floor(v) || v > 1e15)
+                    /* folds and rank are unsigned: a larger count would not convert */
+                    double most = key == 1 || key == 2 ? (double)UINT_MAX : 1e15;
+                    if (nanval || v < 0 || v != floor(v) || v > most)
                         FAIL_("%s:%u: error: stat %s: '%s' is not a count", path, lineno, a[0], a[1]);
                 }
                 switch (key) {
@@ -735,16 +719,14 @@ out:
     return rc;
 }
 
+static int parse_model(void *ms, const char *text, size_t len, const char *path, char *msg, size_t n)
+{
+    return pdp_modelset_parse(ms, text, len, path, msg, n);
+}
+
 int pdp_modelset_load(struct pdp_modelset *ms, const char *path, char *msg, size_t n)
 {
-    size_t len = 0;
-    char why[512];
-    char *text = file_read_all(path, FILE_LIMIT_CONFIG, &len, NULL, why, sizeof why);
-    if (!text)
-        return md_err(msg, n, "%s", why);
-    int rc = pdp_modelset_parse(ms, text, len, path, msg, n);
-    free(text);
-    return rc;
+    return pdp_load_file(path, FILE_LIMIT_CONFIG, parse_model, ms, msg, n);
 }
 
 static const char *factor_name(int f) { return f == PDP_ONE ? "1" : pdp_feat_name((enum pdp_feat)f); }
@@ -753,12 +735,13 @@ int pdp_modelset_write(const struct pdp_modelset *ms, FILE *f)
 {
     fputs("heteropdp-model 1\n", f);
     fprintf(f, "name %s\n", ms->name[0] ? ms->name : "unnamed");
-    const char *nt = ms->notes;
-    while (*nt) {
-        const char *e = strchr(nt, '\n');
-        size_t l = e ? (size_t)(e - nt) : strlen(nt);
-        fprintf(f, "note %.*s\n", (int)l, nt);
-        nt += l + (e ? 1 : 0);
+    /* a note line per '\n'-separated part, empty ones at the end included (they read back) */
+    const char *nt = ms->notes, *e = NULL;
+    for (; *ms->notes; nt = e + 1) {
+        e = strchr(nt, '\n');
+        fprintf(f, "note %.*s\n", (int)(e ? (size_t)(e - nt) : strlen(nt)), nt);
+        if (!e)
+            break;
     }
     for (int t = 0; t < PDP_NTARGETS; t++)
         for (int s = 0; s < PDP_NSCENS; s++) {

@@ -10,6 +10,8 @@
 #   graph       workloads/bfs/data/*.graph and a few small graphs written here
 #   trace       small ChampSim traces written here: plain, gzip and xz (when gzip/xz are installed),
 #               a truncated one, an empty one
+#   pdp_dataset a few small HeteroPDP training CSVs written here
+#   pdp_model   models/*.model (HeteroPDP's published model)
 #
 # and for every target tests/fuzz/seeds/<target>/* (hand-made seeds) and
 # tests/fuzz/regressions/<target>/* (every crash found so far).  Files already in DEST/<target>
@@ -22,7 +24,9 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dest=$1
-targets="ptx_load ptx_exec ptx_timing config graph trace"
+# HeteroPDP's feature names (src/pdp/features.h), in column order
+pdp_feats=$(sed -n 's/^ *X([A-Z_]*, *"\([a-z_0-9]*\)".*/\1/p' "$root/src/pdp/features.h")
+targets="ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model"
 for t in $targets; do
     mkdir -p "$dest/$t"
 done
@@ -87,6 +91,25 @@ printf '3\n0 2\n2 1\n3 0\n\n1\n3\n0 1\n2 1\n0 1\n' > "$dest/graph/gen-cycle.grap
 printf '2\r\n\r\n0 1\r\n1 1\r\n\r\n1\r\n\r\n2\r\n1 1\r\n0 1\r\n' > "$dest/graph/gen-crlf.graph"
 printf '4\n0 1\n1 0\n1 1\n2 0\n2\n2\n3 5\n0 7\n' > "$dest/graph/gen-unreachable.graph"
 
+# ---- HeteroPDP: training CSVs (src/pdp/dataset.h) and model files (src/pdp/model.h) ----------
+printf 'kernel,threads,buffer_bytes,cpu_salu,time_cpu_alone,time_gpu_alone\na,1024,4096,7,1.5,0.5\nb,2048,8192,9,,0.25\n' \
+    > "$dest/pdp_dataset/gen-small.csv"
+printf '# comment\r\n\r\nthreads,"time_cpu_coloc",extra\r\n1,2,"x ""y"""\r\n 3 ,4,\r\n' > "$dest/pdp_dataset/gen-crlf.csv"
+{
+    printf 'kernel'
+    for f in $pdp_feats time_cpu_alone time_gpu_alone time_cpu_coloc time_gpu_coloc; do printf ',%s' "$f"; done
+    printf '\n'
+    for k in 1 2 3; do
+        printf '"k,%s"' "$k"
+        for f in $pdp_feats; do printf ',%s' "$k.5e$k"; done
+        printf ',%s,%s,%s,%s\n' "$k" "0.$k" "1e-$k" "$k$k"
+    done
+} > "$dest/pdp_dataset/gen-all-columns.csv"
+for f in "$root"/models/*.model; do
+    [ -f "$f" ] || continue
+    cp "$f" "$dest/pdp_model/wl-$(basename "$f")"
+done
+
 # ---- hand-made seeds and regressions ----------------------------------------------------
 for t in $targets; do
     for kind in seeds regressions; do
@@ -120,6 +143,16 @@ cp "$dest/ptx_load.dict" "$dest/ptx_timing.dict"
     printf '%s\n' '"\x0A"' '" "' '"\x0D\x0A"' '"\x09"'
     printf '%s\n' '-1' '2147483647' '2147483648' '99999999999' '0 0' '1 1' | dict_words
 } > "$dest/graph.dict"
+{
+    printf '%s\n' $pdp_feats kernel time_cpu_alone time_gpu_alone time_cpu_coloc time_gpu_coloc | dict_words
+    printf '%s\n' '","' '"\"\""' '"\x0A"' '"\x0D\x0A"' '"#"'
+} > "$dest/pdp_dataset.dict"
+{
+    printf '%s\n' $pdp_feats heteropdp-model name note model end term stat cpu gpu alone coloc nan \
+        rows folds rank r2 cv_r2 cv_mape cv_within20 groups groups_kept 'heteropdp-model 1' 'model cpu alone' \
+        'term threads 1 ' 'stat rows ' | dict_words
+    printf '%s\n' '"\x0A"' '" "' '"#"' '"1e308"' '"4294967296"'
+} > "$dest/pdp_model.dict"
 # dictionary: the gzip and xz magic numbers, eight zero bytes (an absent address), a taken branch's flags
 printf '%s\n' '"\x1f\x8b\x08\x00"' '"\xfd7zXZ\x00"' '"\x00\x00\x00\x00\x00\x00\x00\x00"' '"\x01\x01"' \
     > "$dest/trace.dict"

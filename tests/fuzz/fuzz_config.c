@@ -13,7 +13,10 @@
  * files are rewritten (or removed) for every input, so nothing carries over.
  * To keep the harness hermetic (an include could name /dev/zero or a FIFO),
  * inputs in which a line with "-config" also holds a ".." or a '/' that is
- * not part of "./" are ignored.  Inputs over 64 KiB are ignored.
+ * not part of "./" are ignored; so are inputs in which a line with "cpu_apps"
+ * holds any '/' (an item of -warpsim_cpu_apps that is no profile or mix is a
+ * trace file's path, relative to the working directory, which gpu_new
+ * opens).  Inputs over 64 KiB are ignored.
  *
  * The same MAIN text is also parsed with cfg_load_text under the same name;
  * when the file load succeeds the two entry lists must be identical.  A
@@ -21,9 +24,10 @@
  * effective config (gpu_config_write, load again, write again: same text),
  * which is what `warpsim run --config RESULT.config` relies on.
  *
- * The machine is only built (gpu_new) when it is small: at most 16 SMs and
- * 32 L2 slices, caches of at most 64K lines / 8 MiB with at most 4096 MSHR
- * entries and 64K merge slots, so one input costs milliseconds.
+ * The machine is only built (gpu_new) when it is small: at most 16 SMs,
+ * 32 L2 slices and 16 CPU cores, caches (the CPU cores' too) of at most 64K
+ * lines / 8 MiB with at most 4096 MSHR entries and 64K merge slots, so one
+ * input costs milliseconds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -85,7 +89,11 @@ static int fz_write(const char *path, const uint8_t *p, size_t n)
 /* Could the text name a file outside the directory?  An include's file name is
    on the line of its `-config` (the parser takes a value from the same line
    only), so: a line that contains "-config" and also ".." or a '/' that is not
-   the one of "./" (absolute paths, subdirectories).  Other lines may hold
+   the one of "./" (absolute paths, subdirectories).  The trace files of
+   -warpsim_cpu_apps are named relative to the working directory, so a line
+   that contains "cpu_apps" may hold no '/' at all (a bare name is a file or
+   directory of the working directory, which the fuzzer does not write; ".."
+   alone is a directory, which no trace reader accepts).  Other lines may hold
    anything, comments with paths included. */
 static int fz_escapes(const uint8_t *p, size_t n)
 {
@@ -93,16 +101,20 @@ static int fz_escapes(const uint8_t *p, size_t n)
     while (ls < n) {
         const uint8_t *nl = memchr(p + ls, '\n', n - ls);
         size_t le = nl ? (size_t)(nl - p) : n;
-        int inc = 0, bad = 0;
+        int inc = 0, apps = 0, bad = 0, slash = 0;
         for (size_t i = ls; i < le; i++) {
             if (p[i] == '-' && le - i >= 7 && memcmp(p + i, "-config", 7) == 0)
                 inc = 1;
+            if (p[i] == 'c' && le - i >= 8 && memcmp(p + i, "cpu_apps", 8) == 0)
+                apps = 1;
             if (p[i] == '.' && i + 1 < le && p[i + 1] == '.')
                 bad = 1;
             if (p[i] == '/' && (i == ls || p[i - 1] != '.'))
                 bad = 1;
+            if (p[i] == '/')
+                slash = 1;
         }
-        if (inc && bad)
+        if ((inc && bad) || (apps && slash))
             return 1;
         ls = le + 1;
     }
@@ -112,10 +124,11 @@ static int fz_escapes(const uint8_t *p, size_t n)
 /* Small enough to build in milliseconds (see the header comment). */
 static int fz_machine_small(const struct gpu_config *g)
 {
-    if (g->n_cores > 16 || g->n_sub_partitions > 32)
+    if (g->n_cores > 16 || g->n_sub_partitions > 32 || g->cpu_cores > 16)
         return 0;
-    const char *caches[5] = {g->cache_dl1, g->cache_il1, g->cache_const, g->cache_tex, g->cache_dl2};
-    for (int i = 0; i < 5; i++) {
+    const char *caches[7] = {g->cache_dl1, g->cache_il1, g->cache_const, g->cache_tex, g->cache_dl2,
+                             g->cpu_l1d,   g->cpu_l2};
+    for (int i = 0; i < 7; i++) {
         struct cache_config cc;
         char msg[256];
         unsigned col = 0;

@@ -28,6 +28,54 @@ static double rng_normal(uint64_t *s)   /* Box-Muller */
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
+/* ---- reading model files and CSV, and what was written back ---------------------------------- */
+
+typedef int (*parse_fn)(void *obj, const char *text, size_t len, const char *path, char *msg, size_t n);
+static int parse_model(void *ms, const char *text, size_t len, const char *path, char *msg, size_t n)
+{
+    return pdp_modelset_parse(ms, text, len, path, msg, n);
+}
+static int parse_csv(void *d, const char *text, size_t len, const char *path, char *msg, size_t n)
+{
+    return pdp_dataset_parse_csv(d, text, len, path, msg, n);
+}
+
+/* text[0..len) parsed into obj: 0, or -1 with the failure reported */
+static int parse_ok(parse_fn parse, void *obj, const char *text, size_t len, const char *path)
+{
+    char msg[512] = "";
+    int rc = parse(obj, text, len, path, msg, sizeof msg);
+    if (rc)
+        T_FAIL_("%s", msg);
+    return rc;
+}
+
+/* text parsed into obj as path must fail with a message that holds want_line and want_msg */
+static void parse_error(parse_fn parse, void *obj, const char *path, const char *text, const char *want_line,
+                        const char *want_msg)
+{
+    char msg[512] = "";
+    if (parse(obj, text, strlen(text), path, msg, sizeof msg) == 0)
+        T_FAIL_("accepted: %s", text);
+    else if (!strstr(msg, want_line) || !strstr(msg, want_msg))
+        T_FAIL_("message '%s' lacks '%s' / '%s'", msg, want_line, want_msg);
+}
+
+/* What a writer put in the temporary file f (write_rc: its result; f is closed here) parsed into obj:
+   0, or -1 with the failure reported. */
+static int read_back(FILE *f, int write_rc, parse_fn parse, void *obj)
+{
+    long l = ftell(f);
+    rewind(f);
+    char *text = write_rc == 0 && l >= 0 ? calloc((size_t)l + 1, 1) : NULL;
+    int rc = text && fread(text, 1, (size_t)l, f) == (size_t)l ? parse_ok(parse, obj, text, (size_t)l, "back") : -1;
+    if (!text)
+        T_FAIL_("the written file cannot be read back (write: %d)", write_rc);
+    free(text);
+    fclose(f);
+    return rc;
+}
+
 /* ---- regression ------------------------------------------------------------------------------- */
 
 /* threads, cpu_salu, buffer_bytes: 3 linear terms + 3 pairs */
@@ -39,6 +87,15 @@ static void small_shape(struct pdp_model *m)
 
 /* each term near 1 at typical values (threads 5e5, salu 100, bytes 5e7), one negative */
 static const double small_true[6] = {2e-6, 0.01, 2e-8, 2e-8, -4e-14, 2e-10};
+
+/* the true time of a row under small_true */
+static double small_time(const struct pdp_model *m, const struct pdp_features *x)
+{
+    double t = 0;
+    for (unsigned k = 0; k < m->nterms; k++)
+        t += small_true[k] * pdp_term_value(&m->terms[k], x);
+    return t;
+}
 
 static void small_row(uint64_t *s, struct pdp_features *x)
 {
@@ -78,9 +135,7 @@ TEST(regression_recovers_coefficients_with_noise)
     uint64_t s = 42;
     for (int i = 0; i < N; i++) {
         small_row(&s, &x[i]);
-        double t = 0;
-        for (unsigned k = 0; k < m.nterms; k++)
-            t += small_true[k] * pdp_term_value(&m.terms[k], &x[i]);
+        double t = small_time(&m, &x[i]);
         y[i] = t * (1 + 0.01 * rng_normal(&s));   /* 1% multiplicative noise */
     }
     char msg[256] = "";
@@ -243,9 +298,7 @@ TEST(selection_drops_the_bad_kernels)
     uint64_t s = 11;
     for (int i = 0; i < N; i++) {
         small_row(&s, &x[i]);
-        double t = 0;
-        for (unsigned k = 0; k < m.nterms; k++)
-            t += small_true[k] * pdp_term_value(&m.terms[k], &x[i]);
+        double t = small_time(&m, &x[i]);
         grp[i] = (uint32_t)(i / R);
         y[i] = t * (1 + 0.02 * rng_normal(&s)) * (grp[i] == 3 || grp[i] == 11 ? 4 : 1);
         rows[i] = (size_t)i;
@@ -433,19 +486,7 @@ TEST(model_file_round_trip_is_exact)
     a.m[PDP_GPU][PDP_COLOC].st.cv_r2 = 0.5;
     FILE *f = tmpfile();
     REQUIRE(f);
-    REQUIRE(pdp_modelset_write(&a, f) == 0);
-    long len = ftell(f);
-    rewind(f);
-    char *text = calloc((size_t)len + 1, 1);
-    REQUIRE(text);
-    REQUIRE(fread(text, 1, (size_t)len, f) == (size_t)len);
-    fclose(f);
-    char msg[512] = "";
-    int rc = pdp_modelset_parse(&b, text, (size_t)len, "rt.model", msg, sizeof msg);
-    if (rc)
-        T_FAIL_("%s", msg);
-    free(text);
-    REQUIRE(rc == 0);
+    REQUIRE(read_back(f, pdp_modelset_write(&a, f), parse_model, &b) == 0);
     CHECK_EQ_STR(b.name, "rt");
     CHECK_EQ_STR(b.notes, a.notes);
     CHECK(!b.m[PDP_CPU][PDP_ALONE].present);
@@ -464,14 +505,7 @@ TEST(model_file_round_trip_is_exact)
 static void model_error(const char *text, const char *want_line, const char *want_msg)
 {
     static struct pdp_modelset ms;
-    char msg[512] = "";
-    int rc = pdp_modelset_parse(&ms, text, strlen(text), "bad.model", msg, sizeof msg);
-    if (rc == 0) {
-        T_FAIL_("accepted: %s", text);
-        return;
-    }
-    if (!strstr(msg, want_line) || !strstr(msg, want_msg))
-        T_FAIL_("message '%s' lacks '%s' / '%s'", msg, want_line, want_msg);
+    parse_error(parse_model, &ms, "bad.model", text, want_line, want_msg);
 }
 
 TEST(malformed_model_names_the_line)
@@ -493,6 +527,58 @@ TEST(malformed_model_names_the_line)
     model_error("", "bad.model: error", "empty model file");
 }
 
+/* found by the fuzzer (tests/fuzz/regressions/pdp_model/crash-stat-folds-over-uint): a count beyond
+   the range of the unsigned folds and rank was converted anyway (undefined behaviour) */
+TEST(model_stat_counts_fit_their_fields)
+{
+    model_error("heteropdp-model 1\nmodel gpu coloc\nstat folds 32000000152601\nterm threads 1 1\nend\n",
+                "bad.model:3: error", "stat folds: '32000000152601' is not a count");
+    model_error("heteropdp-model 1\nmodel gpu coloc\nstat rank 4294967296\nterm threads 1 1\nend\n",
+                "bad.model:3: error", "not a count");
+    model_error("heteropdp-model 1\nmodel gpu coloc\nstat rows 2e15\nterm threads 1 1\nend\n",
+                "bad.model:3: error", "not a count");
+    const char *text = "heteropdp-model 1\nmodel gpu coloc\nstat rank 4294967295\nstat rows 1e15\n"
+                       "term threads 1 1\nend\n";
+    static struct pdp_modelset ms;
+    REQUIRE(parse_ok(parse_model, &ms, text, strlen(text), "ok.model") == 0);
+    CHECK_EQ_U64(ms.m[PDP_GPU][PDP_COLOC].st.rank, 4294967295u);
+    CHECK_EQ_U64(ms.m[PDP_GPU][PDP_COLOC].st.rows, 1000000000000000u);
+}
+
+/* found by the fuzzer (tests/fuzz/regressions/pdp_model/crash-name-cut-before-blank): a name cut
+   short to the name field could end in a blank, which the written file does not read back */
+TEST(model_name_cut_short_reads_back)
+{
+    char text[512];
+    /* "name " + 126 x 'n' + " tail": the field keeps 127 characters, the last one a blank */
+    int k = snprintf(text, sizeof text, "heteropdp-model 1\nname %.126s tail\nmodel cpu alone\nterm threads 1 1\nend\n",
+                     "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+                     "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn");
+    REQUIRE(k > 0 && (size_t)k < sizeof text);
+    static struct pdp_modelset a, b;
+    REQUIRE(parse_ok(parse_model, &a, text, strlen(text), "long.model") == 0);
+    CHECK_EQ_INT(strlen(a.name), 126);
+    CHECK(a.name[125] == 'n');
+    FILE *f = tmpfile();
+    REQUIRE(f);
+    REQUIRE(read_back(f, pdp_modelset_write(&a, f), parse_model, &b) == 0);
+    CHECK_EQ_STR(b.name, a.name);
+}
+
+/* found by the fuzzer (tests/fuzz/regressions/pdp_model/crash-notes-empty-at-end): empty note lines
+   at the end were dropped by the writer, so a file changed each time it was read and written */
+TEST(model_empty_notes_at_the_end_are_kept)
+{
+    const char *text = "heteropdp-model 1\nnote first\nnote\nnote\nmodel cpu alone\nterm threads 1 1\nend\n";
+    static struct pdp_modelset a, b;
+    REQUIRE(parse_ok(parse_model, &a, text, strlen(text), "notes.model") == 0);
+    CHECK_EQ_STR(a.notes, "first\n\n");
+    FILE *f = tmpfile();
+    REQUIRE(f);
+    REQUIRE(read_back(f, pdp_modelset_write(&a, f), parse_model, &b) == 0);
+    CHECK_EQ_STR(b.notes, a.notes);
+}
+
 /* ---- CSV ----------------------------------------------------------------------------------- */
 
 TEST(csv_parses_quotes_blanks_and_missing_times)
@@ -502,13 +588,10 @@ TEST(csv_parses_quotes_blanks_and_missing_times)
                        "\n"
                        "\"vec,add\", 1024 ,4096,7,1.5,,\"a \"\"quoted\"\" note\"\r\n"
                        "bfs,2048,8192,9,,0.25,x\n";
-    struct pdp_dataset d;
+    struct pdp_dataset d, e;
     pdp_dataset_init(&d);
-    char msg[512] = "";
-    int rc = pdp_dataset_parse_csv(&d, text, strlen(text), "ok.csv", msg, sizeof msg);
-    if (rc)
-        T_FAIL_("%s", msg);
-    REQUIRE(rc == 0);
+    pdp_dataset_init(&e);
+    REQUIRE(parse_ok(parse_csv, &d, text, strlen(text), "ok.csv") == 0);
     CHECK_EQ_INT(d.n, 2);
     CHECK_EQ_INT(d.ngroups, 2);
     CHECK_EQ_STR(d.group_names[d.group[0]], "vec,add");
@@ -524,20 +607,7 @@ TEST(csv_parses_quotes_blanks_and_missing_times)
     /* written and read back: the same rows */
     FILE *f = tmpfile();
     REQUIRE(f);
-    REQUIRE(pdp_dataset_write_csv(&d, f) == 0);
-    long len = ftell(f);
-    rewind(f);
-    char *back = calloc((size_t)len + 1, 1);
-    REQUIRE(back);
-    REQUIRE(fread(back, 1, (size_t)len, f) == (size_t)len);
-    fclose(f);
-    struct pdp_dataset e;
-    pdp_dataset_init(&e);
-    rc = pdp_dataset_parse_csv(&e, back, (size_t)len, "back.csv", msg, sizeof msg);
-    if (rc)
-        T_FAIL_("%s", msg);
-    free(back);
-    REQUIRE(rc == 0);
+    REQUIRE(read_back(f, pdp_dataset_write_csv(&d, f), parse_csv, &e) == 0);
     CHECK_EQ_INT(e.n, 2);
     CHECK_EQ_STR(e.group_names[e.group[0]], "vec,add");
     CHECK_NEAR(e.x[1].v[PDP_F_BUFFER_BYTES], 8192, 0);
@@ -546,19 +616,35 @@ TEST(csv_parses_quotes_blanks_and_missing_times)
     pdp_dataset_free(&d);
 }
 
+/* found by the fuzzer (tests/fuzz/regressions/pdp_dataset/crash-kernel-trailing-blank): a kernel name
+   that starts or ends with a blank was written unquoted, and read back trimmed */
+TEST(csv_kernel_names_with_blanks_round_trip)
+{
+    static const char *const names[] = {"a ", "\tb", " c", "d\t", "#e", "f g"};
+    const char *text = "kernel,threads\n\"a \",1\n\"\tb\",2\n\" c\",3\n\"d\t\",4\n\"#e\",5\nf g,6\n";
+    struct pdp_dataset d, e;
+    pdp_dataset_init(&d);
+    pdp_dataset_init(&e);
+    REQUIRE(parse_ok(parse_csv, &d, text, strlen(text), "blanks.csv") == 0);
+    REQUIRE(d.n == 6);
+    FILE *f = tmpfile();
+    REQUIRE(f);
+    REQUIRE(read_back(f, pdp_dataset_write_csv(&d, f), parse_csv, &e) == 0);
+    REQUIRE(e.n == 6);
+    for (size_t i = 0; i < 6; i++) {
+        CHECK_EQ_STR(d.group_names[d.group[i]], names[i]);
+        CHECK_EQ_STR(e.group_names[e.group[i]], names[i]);
+    }
+    pdp_dataset_free(&e);
+    pdp_dataset_free(&d);
+}
+
 static void csv_error(const char *text, const char *want_line, const char *want_msg)
 {
     struct pdp_dataset d;
     pdp_dataset_init(&d);
-    char msg[512] = "";
-    int rc = pdp_dataset_parse_csv(&d, text, strlen(text), "bad.csv", msg, sizeof msg);
+    parse_error(parse_csv, &d, "bad.csv", text, want_line, want_msg);
     pdp_dataset_free(&d);
-    if (rc == 0) {
-        T_FAIL_("accepted: %s", text);
-        return;
-    }
-    if (!strstr(msg, want_line) || !strstr(msg, want_msg))
-        T_FAIL_("message '%s' lacks '%s' / '%s'", msg, want_line, want_msg);
 }
 
 TEST(malformed_csv_names_the_line)
@@ -635,18 +721,52 @@ static const char small_ptx[] =
     "  ret;\n"                                    /* branch / branch */
     "}\n";
 
-TEST(features_of_a_small_kernel_match_hand_counts)
+/* PTX text parsed and its control flow analysed, or NULL (a failure reported) */
+static struct ptx_module *parse_ptx(const char *text, size_t len, const char *name)
 {
     struct ptx_error err;
     memset(&err, 0, sizeof err);
-    struct ptx_module *m = ptx_parse(small_ptx, sizeof small_ptx - 1, "small.ptx", &err);
+    struct ptx_module *m = ptx_parse(text, len, name, &err);
+    if (m && ptx_cfg_analyze(m, &err) != 0) {
+        ptx_module_free(m);
+        m = NULL;
+    }
     if (!m) {
         char line[1024];
         ptx_error_format(&err, line, sizeof line);
         T_FAIL_("%s", line);
-        return;
     }
-    REQUIRE(ptx_cfg_analyze(m, &err) == 0);
+    return m;
+}
+
+/* instruction i of f classified as `got` in the CPU's (cpu) or the GPU's view: is it `want`? */
+static void check_class(const struct ptx_func *f, int i, bool cpu, uint8_t got, uint8_t want)
+{
+    if (got == want)
+        return;
+    T_FAIL_("insn %d (line %u, %s): %s %s, want %s", i, f->insns[i].line,
+            ptx_opcode_name((enum ptx_opcode)f->insns[i].op), cpu ? "cpu" : "gpu",
+            cpu ? pdp_cpu_class_name((enum pdp_cpu_class)got) : pdp_gpu_class_name((enum pdp_gpu_class)got),
+            cpu ? pdp_cpu_class_name((enum pdp_cpu_class)want) : pdp_gpu_class_name((enum pdp_gpu_class)want));
+}
+
+/* features expected to have exact values */
+struct feat_want {
+    enum pdp_feat f;
+    double v;
+};
+static void check_features(const struct pdp_features *x, const struct feat_want *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x->v[want[i].f] != want[i].v)
+            T_FAIL_("feature %s: %.17g, want %.17g", pdp_feat_name(want[i].f), x->v[want[i].f], want[i].v);
+}
+
+TEST(features_of_a_small_kernel_match_hand_counts)
+{
+    struct ptx_module *m = parse_ptx(small_ptx, sizeof small_ptx - 1, "small.ptx");
+    if (!m)
+        return;
     /* per instruction, in order */
     static const uint8_t cpu_want[25] = {
         PDP_CPU_SMEM, PDP_CPU_SMEM, PDP_CPU_SALU, PDP_CPU_SALU, PDP_CPU_SALU, PDP_CPU_VALU, PDP_CPU_VALU,
@@ -663,32 +783,19 @@ TEST(features_of_a_small_kernel_match_hand_counts)
     char msg[256] = "";
     REQUIRE(pdp_classify_func(m, 0, cc, gc, msg, sizeof msg) == 0);
     for (int i = 0; i < 25; i++) {
-        if (cc[i] != cpu_want[i])
-            T_FAIL_("insn %d (line %u, %s): cpu %s, want %s", i, m->funcs[0].insns[i].line,
-                    ptx_opcode_name((enum ptx_opcode)m->funcs[0].insns[i].op),
-                    pdp_cpu_class_name((enum pdp_cpu_class)cc[i]), pdp_cpu_class_name((enum pdp_cpu_class)cpu_want[i]));
-        if (gc[i] != gpu_want[i])
-            T_FAIL_("insn %d (line %u, %s): gpu %s, want %s", i, m->funcs[0].insns[i].line,
-                    ptx_opcode_name((enum ptx_opcode)m->funcs[0].insns[i].op),
-                    pdp_gpu_class_name((enum pdp_gpu_class)gc[i]), pdp_gpu_class_name((enum pdp_gpu_class)gpu_want[i]));
+        check_class(&m->funcs[0], i, true, cc[i], cpu_want[i]);
+        check_class(&m->funcs[0], i, false, gc[i], gpu_want[i]);
     }
     struct pdp_features x;
     memset(&x, 0, sizeof x);
     x.v[PDP_F_THREADS] = 77;   /* left alone */
     REQUIRE(pdp_features_from_ptx(m, -1, &x, msg, sizeof msg) == 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_SALU], 5, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_SMEM], 3, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_VALU], 10, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_VMEM], 3, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_BRANCH], 2, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_ATOMIC], 1, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_MEM], 7, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_INT], 12, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_FP], 2, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_MATH], 1, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_BRANCH], 2, 0);
-    CHECK_NEAR(x.v[PDP_F_GPU_BARRIER], 1, 0);
-    CHECK_NEAR(x.v[PDP_F_THREADS], 77, 0);
+    static const struct feat_want want[] = {
+        {PDP_F_CPU_SALU, 5}, {PDP_F_CPU_SMEM, 3}, {PDP_F_CPU_VALU, 10},  {PDP_F_CPU_VMEM, 3},
+        {PDP_F_CPU_BRANCH, 2}, {PDP_F_CPU_ATOMIC, 1}, {PDP_F_GPU_MEM, 7}, {PDP_F_GPU_INT, 12},
+        {PDP_F_GPU_FP, 2}, {PDP_F_GPU_MATH, 1}, {PDP_F_GPU_BRANCH, 2}, {PDP_F_GPU_BARRIER, 1},
+        {PDP_F_THREADS, 77}};
+    check_features(&x, want, sizeof want / sizeof want[0]);
     CHECK(pdp_features_from_ptx(m, 5, &x, msg, sizeof msg) != 0);   /* not a kernel */
     ptx_module_free(m);
 }
@@ -736,16 +843,9 @@ static const char loop_ptx[] =
 
 TEST(features_divergence_loops_and_calls)
 {
-    struct ptx_error err;
-    memset(&err, 0, sizeof err);
-    struct ptx_module *m = ptx_parse(loop_ptx, sizeof loop_ptx - 1, "loop.ptx", &err);
-    if (!m) {
-        char line[1024];
-        ptx_error_format(&err, line, sizeof line);
-        T_FAIL_("%s", line);
+    struct ptx_module *m = parse_ptx(loop_ptx, sizeof loop_ptx - 1, "loop.ptx");
+    if (!m)
         return;
-    }
-    REQUIRE(ptx_cfg_analyze(m, &err) == 0);
     int fi = ptx_find_func(m, "loop");
     REQUIRE(fi >= 0);
     const struct ptx_func *f = &m->funcs[fi];
@@ -758,20 +858,15 @@ TEST(features_divergence_loops_and_calls)
     char msg[256] = "";
     REQUIRE(pdp_classify_func(m, (uint32_t)fi, cc, NULL, msg, sizeof msg) == 0);
     for (int i = 0; i < 15; i++)
-        if (cc[i] != want[i])
-            T_FAIL_("insn %d (line %u, %s): cpu %s, want %s", i, f->insns[i].line,
-                    ptx_opcode_name((enum ptx_opcode)f->insns[i].op), pdp_cpu_class_name((enum pdp_cpu_class)cc[i]),
-                    pdp_cpu_class_name((enum pdp_cpu_class)want[i]));
+        check_class(f, i, true, cc[i], want[i]);
     struct pdp_features x;
     memset(&x, 0, sizeof x);
     REQUIRE(pdp_features_from_ptx(m, fi, &x, msg, sizeof msg) == 0);
     /* the kernel's 15 and the called function's 4 (vmem, valu, vmem, branch) */
-    CHECK_NEAR(x.v[PDP_F_CPU_SMEM], 1, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_SALU], 4, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_VALU], 4 + 1, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_VMEM], 2 + 2, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_BRANCH], 4 + 1, 0);
-    CHECK_NEAR(x.v[PDP_F_CPU_ATOMIC], 0, 0);
+    static const struct feat_want want_x[] = {{PDP_F_CPU_SMEM, 1}, {PDP_F_CPU_SALU, 4}, {PDP_F_CPU_VALU, 4 + 1},
+                                              {PDP_F_CPU_VMEM, 2 + 2}, {PDP_F_CPU_BRANCH, 4 + 1},
+                                              {PDP_F_CPU_ATOMIC, 0}};
+    check_features(&x, want_x, sizeof want_x / sizeof want_x[0]);
     ptx_module_free(m);
 }
 
