@@ -10,12 +10,21 @@
 #include "cpu/cpu_mem_fixed.h"
 #include "cpu/trace.h"
 #include "cpu/tracegen.h"
+#include "cpu/kernel_trace.h"
+#include "core/config.h"
+#include "host/ws_internal.h"
+#include "sys/gpu.h"
+
+#include <errno.h>
+#include <sys/stat.h>
 
 static const char trace_help[] =
     "usage: warpsim trace info FILE...\n"
     "       warpsim trace gen PROFILE -o FILE [--insns N] [--seed S]\n"
     "       warpsim trace gen --list\n"
     "       warpsim trace run FILE [--insns N] [--warmup N] [--loop] [--json]\n"
+    "       warpsim trace from-kernel WORKLOAD -o DIR [--size S] [--cores N] [--simd W]\n"
+    "                 [--launch I] [--plain] [--run [--clock MHZ] | --chip CONFIG] [--json]\n"
     "\n"
     "CPU instruction traces in ChampSim's format (the input of the trace-driven\n"
     "CPU cores; docs/traces.md, docs/cpu.md).  A trace is a stream of 64-byte\n"
@@ -48,6 +57,33 @@ static const char trace_help[] =
     "                 --warmup N   measure after the first N instructions (default 0)\n"
     "                 --loop       restart the trace at its end (needs --insns)\n"
     "                 --json       one JSON object instead of text\n"
+    "  from-kernel WORKLOAD\n"
+    "                 run a bundled workload functionally (its outputs are verified)\n"
+    "                 and write the CPU instruction stream of its kernels as an OpenCL\n"
+    "                 CPU runtime would run them (HeteroPDP, docs/heteropdp.md \"Kernels\n"
+    "                 on the CPU\"): work-group c on core c % N, work-items in SIMD\n"
+    "                 batches of W lanes, one batch after another between barriers;\n"
+    "                 one trace per core, DIR/core<i>.trace.gz.\n"
+    "                 -o DIR       output directory (created if missing; required)\n"
+    "                 --size S     tiny, small or paper (default tiny)\n"
+    "                 --seed S     the workload's input seed (default 1)\n"
+    "                 --cores N    CPU cores, 1-64 (default 4)\n"
+    "                 --simd W     work-items per SIMD batch, 1-32 (default 8)\n"
+    "                 --launch I   trace only the I-th kernel launch (0-based; the\n"
+    "                              others run untraced); default: every launch\n"
+    "                 --plain      uncompressed DIR/core<i>.trace\n"
+    "                 --run        then run the traces on N out-of-order cores sharing\n"
+    "                              a fixed-latency memory channel (as trace run) and\n"
+    "                              print the kernel's CPU time: cycles of the last core\n"
+    "                              to finish, seconds at --clock MHZ (default 2000)\n"
+    "                 --chip CONFIG  instead run them on the CPU cores of a CPU-GPU\n"
+    "                              chip (e.g. hetero-small; no GPU kernel) sharing its\n"
+    "                              LLC, network and DRAM, each core measured over the\n"
+    "                              longest trace's length (shorter traces loop) and\n"
+    "                              its time scaled to its own trace; --cores defaults\n"
+    "                              to the chip's CPU cores, seconds at its CPU clock\n"
+    "                 --json       one JSON object instead of text\n"
+    "                 Exit 1 when the workload's outputs do not verify.\n"
     "Usage errors (unknown profile, bad option, unreadable file) exit 2.";
 
 /* a set of 64-byte line numbers (open addressing; UINT64_MAX marks an empty slot:
@@ -375,6 +411,373 @@ static int trace_run(int argc, char **argv)
     return rc;
 }
 
+static int kt_mkdir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+        struct stat sb;
+        if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+            return 0;
+    }
+    fprintf(stderr, "warpsim trace from-kernel: cannot create directory '%s': %s\n", dir,
+            errno == EEXIST ? "a file of that name exists" : strerror(errno));
+    return -1;
+}
+
+/* The chip's CPU core count of config `spec` (0 when it has none), or -1 with msg. */
+static int chip_cores(const char *spec, unsigned *n, char *msg, size_t len)
+{
+    struct arena *a = arena_new(0);
+    if (!a) {
+        snprintf(msg, len, "out of host memory");
+        return -1;
+    }
+    struct cfg c;
+    cfg_init(&c, a);
+    int rc = cli_config_load(&c, spec, msg, len);
+    if (rc == 0) {
+        const struct cfg_entry *e = cfg_find(&c, "warpsim_cpu_cores");
+        *n = e ? (unsigned)strtoul(e->value, NULL, 10) : 0;
+    }
+    arena_free(a);
+    return rc;
+}
+
+/* Run trace path[i] (len[i] records; 0: idle) on CPU core i of the chip `spec` (CPU cores only, no
+   kernel on its GPU: the cores share its LLC, network and DRAM), every core measured over the longest
+   trace's length (-warpsim_cpu_quota; -warpsim_cpu_warmup 0), shorter traces looping.  Core i's time is
+   its measured rate applied to its own trace: cycles * len[i] / quota.  0, or -1 with err. */
+static int run_on_chip(const char *spec, char path[][1024], const uint64_t *len, unsigned n, unsigned chip_n,
+                       struct kt_core_result *cr, uint64_t *cycles, double *clock_mhz, char *err, size_t en)
+{
+    struct arena *a = arena_new(0);
+    if (!a) {
+        snprintf(err, en, "out of host memory");
+        return -1;
+    }
+    struct cfg c;
+    cfg_init(&c, a);
+    int rc = cli_config_load(&c, spec, err, en);
+    uint64_t quota = 0;
+    for (unsigned i = 0; i < n; i++)
+        quota = len[i] > quota ? len[i] : quota;
+    size_t cap = (size_t)chip_n * 1030 + 16, pos = 0;
+    char *apps = malloc(cap);
+    if (!apps) {
+        snprintf(err, en, "out of host memory");
+        rc = -1;
+    }
+    for (unsigned i = 0; rc == 0 && i < chip_n; i++)
+        pos += (size_t)snprintf(apps + pos, cap - pos, "%s%s", i ? "," : "", i < n && len[i] ? path[i] : "-");
+    char q[32];
+    snprintf(q, sizeof q, "%" PRIu64, quota);
+    if (rc == 0 && (cfg_set(&c, "warpsim_cpu_apps", apps, "trace from-kernel") != 0 ||
+                    cfg_set(&c, "warpsim_cpu_warmup", "0", "trace from-kernel") != 0 ||
+                    cfg_set(&c, "warpsim_cpu_quota", q, "trace from-kernel") != 0)) {
+        snprintf(err, en, "out of host memory");
+        rc = -1;
+    }
+    ws_ctx *ctx = NULL;
+    if (rc == 0) {
+        ws_ctx_opts co = {0};
+        co.mode = WS_MODE_TIMING;
+        if (ws_create_ex(&ctx, &co, err, en) != WS_SUCCESS)
+            rc = -1;
+    }
+    if (rc == 0 && ws_set_timing_config(ctx, &c, 0, stderr) != WS_SUCCESS) {
+        snprintf(err, en, "%s", wsGetErrorMessage(ctx));
+        rc = -1;
+    }
+    struct gpu *g = rc == 0 ? ws_gpu(ctx) : NULL;
+    if (rc == 0 && gpu_cpu_finish(g, err, en) != 0)
+        rc = -1;
+    *cycles = 0;
+    memset(cr, 0, sizeof *cr * n);
+    for (unsigned i = 0; rc == 0 && i < n; i++) {
+        struct gpu_cpu_result r;
+        if (!len[i])
+            continue;
+        if (!gpu_cpu_result(g, i, &r) || !r.insns) {
+            snprintf(err, en, "CPU core %u was not measured", i);
+            rc = -1;
+            break;
+        }
+        cr[i].insns = len[i];
+        cr[i].cycles = (uint64_t)((double)r.cycles * (double)len[i] / (double)r.insns + 0.5);
+        cr[i].ipc = r.ipc;
+        cr[i].avg_mem_latency = r.avg_mem_latency;
+        cr[i].l2_misses = (uint64_t)(r.l2_mpki * (double)len[i] / 1000.0 + 0.5);
+        *cycles = cr[i].cycles > *cycles ? cr[i].cycles : *cycles;
+    }
+    if (rc == 0)
+        *clock_mhz = gpu_config(g)->cpu_clock_mhz;
+    if (ctx)
+        wsDestroy(ctx);
+    free(apps);
+    arena_free(a);
+    return rc;
+}
+
+static int trace_from_kernel(int argc, char **argv)
+{
+    const char *name = NULL, *dir = NULL, *chip = NULL;
+    int cores_given = 0;
+    uint64_t cores = 4, simd = 8, seed = 1, launch = UINT64_MAX, clock_mhz = 2000;
+    enum wl_size size = WL_TINY;
+    int run = 0, json = 0, plain = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--run") == 0) {
+            run = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--plain") == 0) {
+            plain = 1;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!(dir = trace_opt_value("from-kernel", argc, argv, &i)))
+                return EXIT_USAGE;
+        } else if (strcmp(a, "--chip") == 0) {
+            if (!(chip = trace_opt_value("from-kernel", argc, argv, &i)))
+                return EXIT_USAGE;
+            run = 1;
+        } else if (strcmp(a, "--size") == 0) {
+            if (!(v = trace_opt_value("from-kernel", argc, argv, &i)))
+                return EXIT_USAGE;
+            if (wl_size_parse(v, &size) != 0) {
+                fprintf(stderr, "warpsim trace from-kernel: bad --size '%s' (tiny, small, paper)\n", v);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--cores") == 0 || strcmp(a, "--simd") == 0 || strcmp(a, "--seed") == 0 ||
+                   strcmp(a, "--launch") == 0 || strcmp(a, "--clock") == 0) {
+            uint64_t *dst = a[2] == 'c' && a[3] == 'o' ? &cores
+                            : a[2] == 's' && a[3] == 'i' ? &simd
+                            : a[2] == 's'                 ? &seed
+                            : a[2] == 'l'                 ? &launch
+                                                          : &clock_mhz;
+            if (!(v = trace_opt_value("from-kernel", argc, argv, &i)) || cli_parse_u64("trace from-kernel", a, v, dst) != 0)
+                return EXIT_USAGE;
+            cores_given |= dst == &cores;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpsim trace from-kernel: unknown option '%s'; see warpsim trace --help\n", a);
+            return EXIT_USAGE;
+        } else if (!name) {
+            name = a;
+        } else {
+            fprintf(stderr, "warpsim trace from-kernel: more than one workload given ('%s', '%s')\n", name, a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!name) {
+        fprintf(stderr, "warpsim trace from-kernel: no workload given; warpsim list shows them\n");
+        return EXIT_USAGE;
+    }
+    const struct workload *wl = wl_find(name);
+    if (!wl) {
+        fprintf(stderr, "warpsim trace from-kernel: unknown workload '%s'; warpsim list shows them\n", name);
+        return EXIT_USAGE;
+    }
+    if (!dir) {
+        fprintf(stderr, "warpsim trace from-kernel: no output directory given (-o DIR)\n");
+        return EXIT_USAGE;
+    }
+    char err[1024];
+    unsigned chip_n = 0;
+    if (chip) {
+        if (chip_cores(chip, &chip_n, err, sizeof err) != 0) {
+            fprintf(stderr, "warpsim trace from-kernel: --chip: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (chip_n == 0) {
+            fprintf(stderr, "warpsim trace from-kernel: --chip %s: the machine has no CPU cores (-warpsim_cpu_cores)\n",
+                    chip);
+            return EXIT_USAGE;
+        }
+        if (!cores_given)
+            cores = chip_n;
+        if (cores > chip_n) {
+            fprintf(stderr, "warpsim trace from-kernel: --cores %" PRIu64 ": the chip %s has %u CPU cores\n", cores,
+                    chip, chip_n);
+            return EXIT_USAGE;
+        }
+    }
+    if (cores < 1 || cores > KT_MAX_CORES || simd < 1 || simd > 32) {
+        fprintf(stderr, "warpsim trace from-kernel: --cores must be 1 to %u and --simd 1 to 32\n",
+                (unsigned)KT_MAX_CORES);
+        return EXIT_USAGE;
+    }
+    if (clock_mhz < 1 || clock_mhz > 100000) {
+        fprintf(stderr, "warpsim trace from-kernel: --clock must be 1 to 100000 MHz\n");
+        return EXIT_USAGE;
+    }
+    if (launch != UINT64_MAX && launch > 1000000000u) {
+        fprintf(stderr, "warpsim trace from-kernel: --launch %" PRIu64 " is too large\n", launch);
+        return EXIT_USAGE;
+    }
+    if (kt_mkdir(dir) != 0)
+        return EXIT_USAGE;
+
+    struct kt_files *files = kt_files_open(dir, (unsigned)cores, !plain, err, sizeof err);
+    if (!files) {
+        fprintf(stderr, "warpsim trace from-kernel: %s\n", err);
+        return EXIT_USAGE;
+    }
+    struct kt_sink sink = kt_files_sink(files);
+    struct kt_tracer t;
+    if (kt_tracer_init(&t, (unsigned)simd, (unsigned)cores, &sink, err, sizeof err) != 0) {
+        fprintf(stderr, "warpsim trace from-kernel: %s\n", err);
+        kt_files_close(files, NULL, 0);
+        return EXIT_USAGE;
+    }
+    t.only_launch = launch == UINT64_MAX ? -1 : (int)launch;
+
+    /* the functional run: the real execution, whose outputs the workload checks */
+    ws_ctx *ctx = NULL;
+    ws_module *mod = NULL;
+    ws_ctx_opts co = {0};
+    co.mode = WS_MODE_FUNCTIONAL;
+    struct wl_opts o = {0};
+    o.size = size;
+    o.seed = seed;
+    o.log = stderr;
+    struct wl_result res;
+    memset(&res, 0, sizeof res);
+    int rc = EXIT_OK;
+    double t0 = host_clock_seconds();
+    ws_status st = wsCreate(&ctx, &co);
+    if (st == WS_SUCCESS) {
+        ws_limits lim = {0};
+        lim.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
+        lim.max_seconds = CLI_DEFAULT_MAX_SECONDS;
+        wsSetLimits(ctx, &lim);
+        ws_set_grid_runner(ctx, kt_run_grid, &t);
+        size_t len = 0;
+        const char *text = wl_ptx_text(wl->name, &len);
+        char mname[256];
+        snprintf(mname, sizeof mname, "workloads/%s/%s.ptx", wl->name, wl->name);
+        st = text ? wsModuleLoadData(ctx, &mod, text, len, mname) : WS_ERROR_NOT_FOUND;
+    }
+    if (st == WS_SUCCESS) {
+        res.verified = 1;
+        st = wl->run(ctx, mod, &o, &res);
+    }
+    if (st != WS_SUCCESS) {
+        fprintf(stderr, "warpsim trace from-kernel: %s: %s\n", wl->name,
+                ctx ? wsGetErrorMessage(ctx) : wsStatusName(st));
+        res.verified = 0;
+        rc = EXIT_SIM_ERROR;
+    }
+    if (ctx)
+        wsDestroy(ctx);
+    double trace_secs = host_clock_seconds() - t0;
+    static char path[KT_MAX_CORES][1024];   /* the files' names outlive them */
+    for (unsigned i = 0; i < cores; i++)
+        snprintf(path[i], sizeof path[i], "%s", kt_files_path(files, i));
+    if (kt_files_close(files, err, sizeof err) != 0) {
+        fprintf(stderr, "warpsim trace from-kernel: %s\n", err);
+        if (rc == EXIT_OK)
+            rc = EXIT_SIM_ERROR;
+    }
+    if (rc == EXIT_OK && t.st.launches == 0) {
+        fprintf(stderr, "warpsim trace from-kernel: %s made %d launches: nothing traced (--launch)\n", wl->name,
+                t.launch_index);
+        rc = EXIT_USAGE;
+    }
+    if (rc == EXIT_OK && !res.verified)
+        rc = EXIT_VERIFY_FAILED;
+
+    /* the traces on the CPU cores */
+    struct kt_core_result cr[KT_MAX_CORES];
+    uint64_t cycles = 0, insns = 0;
+    double run_secs = 0;
+    if (rc == EXIT_OK && run) {
+        const char *paths[KT_MAX_CORES];
+        for (unsigned i = 0; i < cores; i++)
+            paths[i] = t.st.records[i] ? path[i] : NULL;
+        double r0 = host_clock_seconds();
+        double cmhz = (double)clock_mhz;
+        if (chip) {
+            if (run_on_chip(chip, path, t.st.records, (unsigned)cores, chip_n, cr, &cycles, &cmhz, err,
+                            sizeof err) != 0) {
+                fprintf(stderr, "warpsim trace from-kernel: running the traces on %s: %s\n", chip, err);
+                rc = EXIT_SIM_ERROR;
+            }
+            clock_mhz = (uint64_t)(cmhz + 0.5);
+        } else if (kt_run_cores(paths, (unsigned)cores, NULL, cr, &cycles, err, sizeof err) != 0) {
+            fprintf(stderr, "warpsim trace from-kernel: running the traces: %s\n", err);
+            rc = EXIT_SIM_ERROR;
+        }
+        run_secs = host_clock_seconds() - r0;
+        for (unsigned i = 0; i < cores; i++)
+            insns += cr[i].insns;
+    }
+    if (rc == EXIT_OK || rc == EXIT_VERIFY_FAILED) {
+        uint64_t total = 0;
+        for (unsigned i = 0; i < cores; i++)
+            total += t.st.records[i];
+        double cpu_secs = (double)cycles / ((double)clock_mhz * 1e6);
+        if (json) {
+            struct json j;
+            json_begin(&j, stdout);
+            json_str(&j, "workload", wl->name);
+            json_str(&j, "size", wl_size_name(size));
+            json_bool(&j, "verified", res.verified != 0);
+            json_u64(&j, "cores", cores);
+            json_u64(&j, "simd", simd);
+            json_u64(&j, "launches_traced", t.st.launches);
+            json_u64(&j, "ctas", t.st.ctas);
+            json_u64(&j, "warp_insns", t.st.warp_insns);
+            json_u64(&j, "records", total);
+            for (unsigned c = 0; c < KT_CLASS_COUNT; c++) {
+                static const char *const key[KT_CLASS_COUNT] = {"records_vector_alu", "records_vector_mem",
+                                                                "records_scalar", "records_branch", "records_atomic"};
+                json_u64(&j, key[c], t.st.by_class[c]);
+            }
+            if (run && rc == EXIT_OK) {
+                json_str(&j, "cpu_memory", chip ? chip : "fixed");
+                json_u64(&j, "cpu_cycles", cycles);
+                json_dbl(&j, "cpu_clock_mhz", (double)clock_mhz);
+                json_dbl(&j, "cpu_seconds", cpu_secs);
+                json_u64(&j, "cpu_instructions", insns);
+                json_dbl(&j, "cpu_ipc", cycles ? (double)insns / (double)cycles : 0.0);
+            }
+            json_end(&j);
+        } else {
+            printf("%s (%s): %s, %" PRIu64 " launch%s traced, %" PRIu64 " work-groups, %" PRIu64
+                   " warp instructions (%.2f s)\n",
+                   wl->name, wl_size_name(size), res.verified ? "verified" : "NOT VERIFIED", t.st.launches,
+                   t.st.launches == 1 ? "" : "es", t.st.ctas, t.st.warp_insns, trace_secs);
+            if (!res.verified)
+                printf("  %s\n", res.detail);
+            printf("  CPU records         %" PRIu64 " (%" PRIu64 " cores, SIMD width %" PRIu64 ")\n", total, cores,
+                   simd);
+            for (unsigned c = 0; c < KT_CLASS_COUNT; c++)
+                printf("    %-17s %" PRIu64 "\n", kt_class_name((enum kt_class)c), t.st.by_class[c]);
+            for (unsigned i = 0; i < cores; i++)
+                printf("  core %-3u %s: %" PRIu64 " work-groups, %" PRIu64 " records\n", i, path[i],
+                       t.st.ctas_per_core[i], t.st.records[i]);
+            if (run && rc == EXIT_OK) {
+                printf("  CPU time            %" PRIu64 " cycles = %.3f us at %" PRIu64
+                       " MHz (the last core to finish; memory: %s)\n",
+                       cycles, cpu_secs * 1e6, clock_mhz,
+                       chip ? chip : "fixed latency 200 cycles, one line per 4 cycles, shared");
+                printf("  CPU instructions    %" PRIu64 ", IPC %.3f (all cores) over %" PRIu64 " cycles\n", insns,
+                       cycles ? (double)insns / (double)cycles : 0.0, cycles);
+                for (unsigned i = 0; i < cores; i++)
+                    if (chip)
+                        printf("    core %-3u %" PRIu64 " instructions, %" PRIu64 " cycles, IPC %.3f, L2 read misses %" PRIu64
+                               ", memory latency %.0f\n",
+                               i, cr[i].insns, cr[i].cycles, cr[i].ipc, cr[i].l2_misses, cr[i].avg_mem_latency);
+                    else
+                        printf("    core %-3u %" PRIu64 " instructions, %" PRIu64 " cycles, IPC %.3f, L1D misses %" PRIu64
+                               ", L2 read misses %" PRIu64 "\n",
+                               i, cr[i].insns, cr[i].cycles, cr[i].ipc, cr[i].l1_misses, cr[i].l2_misses);
+                printf("  simulation          %.2f s\n", run_secs);
+            }
+        }
+    }
+    kt_tracer_free(&t);
+    return rc;
+}
+
 int cmd_trace(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -386,11 +789,13 @@ int cmd_trace(int argc, char **argv)
         return trace_gen(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "run") == 0)
         return trace_run(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "from-kernel") == 0)
+        return trace_from_kernel(argc, argv);
     if (argc < 2 || strcmp(argv[1], "info") != 0) {
         if (argc < 2)
-            fprintf(stderr, "warpsim trace: missing subcommand (info, gen, run); see warpsim trace --help\n");
+            fprintf(stderr, "warpsim trace: missing subcommand (info, gen, run, from-kernel); see warpsim trace --help\n");
         else
-            fprintf(stderr, "warpsim trace: unknown subcommand '%s' (valid: info, gen, run); see warpsim trace --help\n",
+            fprintf(stderr, "warpsim trace: unknown subcommand '%s' (valid: info, gen, run, from-kernel); see warpsim trace --help\n",
                     argv[1]);
         return EXIT_USAGE;
     }

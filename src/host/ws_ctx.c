@@ -129,6 +129,14 @@ void ws_set_launch_hook(ws_ctx *ctx, ws_launch_hook fn, void *user)
     ctx->hook_user = user;
 }
 
+void ws_set_grid_runner(ws_ctx *ctx, ws_grid_runner fn, void *user)
+{
+    if (!ctx)
+        return;
+    ctx->grid_runner = fn;
+    ctx->grid_runner_user = user;
+}
+
 void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thread[PIC_COUNT])
 {
     for (unsigned i = 0; i < PIC_COUNT; i++) {

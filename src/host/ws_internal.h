@@ -52,6 +52,15 @@ void ws_launch_history_clear(ws_ctx *ctx);
 typedef void (*ws_launch_hook)(void *user, const struct ws_launch_info *li);
 void ws_set_launch_hook(ws_ctx *ctx, ws_launch_hook fn, void *user);
 
+/* Functional mode: run each launch's grid with fn(user, g) instead of the
+   executor's own driver (ptx_grid_run), e.g. to observe every executed warp
+   instruction (cpu/kernel_trace.h).  fn gets an initialised grid and must run
+   every CTA as ptx_grid_run would: 0, or -1 with g->err / g->msg.  NULL (the
+   default) restores ptx_grid_run.  Timing mode ignores it. */
+struct ptx_grid;
+typedef int (*ws_grid_runner)(void *user, struct ptx_grid *g);
+void ws_set_grid_runner(ws_ctx *ctx, ws_grid_runner fn, void *user);
+
 /* per-instruction-class totals over every launch of the context */
 void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thread[PIC_COUNT]);
 
@@ -69,6 +78,11 @@ const struct ptx_kinfo *ws_module_kinfo(const ws_module *mod, const char *kernel
 ws_status ws_module_apply_ptxas(ws_module *mod, const char *text, size_t len);
 /* The name the module was loaded under (file path or name_for_messages). */
 const char *ws_module_name(const ws_module *mod);
+/* A module-scope variable by name (the CUDA runtime library's __cudaRegisterVar and
+   cudaGetSymbolAddress): its address (device memory for .global, an offset in the
+   module's constant bank for .const), its size, and whether it is .const.
+   WS_ERROR_NOT_FOUND when the module has no such .global or .const variable. */
+ws_status ws_module_symbol(const ws_module *mod, const char *name, ws_devptr *addr, size_t *size, int *is_const);
 
 /* Device memory currently allocated by wsMalloc and module variables, bytes. */
 uint64_t ws_mem_in_use(const ws_ctx *ctx);

@@ -193,7 +193,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
         ctx->stats.gpu_cycles += res.cycles;
         st = rc ? (g->err ? map_err(g->err) : WS_ERROR_LAUNCH_FAILED) : WS_SUCCESS;
     } else {
-        rc = ptx_grid_run(g);
+        rc = ctx->grid_runner ? ctx->grid_runner(ctx->grid_runner_user, g) : ptx_grid_run(g);
         st = rc ? map_err(g->err) : WS_SUCCESS;
         if (rc)
             ws_fail(ctx, st, "%s", g->msg);

@@ -233,3 +233,19 @@ const struct ptx_kinfo *ws_module_kinfo(const ws_module *mod, const char *kernel
         return NULL;
     return &mod->kinfo[fi];
 }
+
+ws_status ws_module_symbol(const ws_module *mod, const char *name, ws_devptr *addr, size_t *size, int *is_const)
+{
+    if (!mod || !name)
+        return WS_ERROR_INVALID_VALUE;
+    const struct ptx_sym *y = ws_module_sym(mod, name);
+    if (!y)
+        return WS_ERROR_NOT_FOUND;
+    if (addr)
+        *addr = y->addr;
+    if (size)
+        *size = (size_t)y->size;
+    if (is_const)
+        *is_const = y->space == PS_CONST;
+    return WS_SUCCESS;
+}

@@ -39,6 +39,8 @@ struct ws_ctx {
     size_t nlaunches, cap_launches;
     ws_launch_hook hook;
     void *hook_user;
+    ws_grid_runner grid_runner;  /* ws_set_grid_runner: functional mode's grid driver, NULL = ptx_grid_run */
+    void *grid_runner_user;
     ws_limits limits;            /* wsSetLimits */
     double launch_seconds;       /* host seconds spent in launches so far (the max_seconds budget) */
     uint32_t gridid;
