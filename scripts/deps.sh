@@ -12,6 +12,9 @@ command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds an
 [ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
 # HeteroPDP's least-squares fits (src/pdp/model.c) call LAPACK's SVD solver through LAPACKE
 [ -f /usr/include/lapacke.h ] || [ -f /usr/include/lapacke/lapacke.h ] || need+=(liblapacke-dev)
+# the CUDA runtime library (src/cudart) decompresses the PTX that nvcc embeds (zstd, LZ4)
+[ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
+[ -f /usr/include/lz4.h ] || need+=(liblz4-dev)
 # libasan/libubsan come with gcc on Debian; nothing else is needed to build or test.
 # `scripts/deps.sh fuzz` (make fuzz): also clang and libFuzzer's runtime (libclang-rt-N-dev, N = clang's major)
 if [ "${1:-}" = fuzz ]; then

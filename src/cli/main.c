@@ -4,6 +4,8 @@
 #include "cli.h"
 #include "study.h"
 
+int cmd_exec(int argc, char **argv);   /* cmd_exec.c */
+
 static void usage(FILE *f)
 {
     fputs("usage: warpsim <command> [options]\n"
@@ -20,6 +22,7 @@ static void usage(FILE *f)
           "  trace info FILE summarise a ChampSim CPU instruction trace (plain, gzip or xz)\n"
           "  trace gen|run   generate a synthetic CPU trace; run one on the CPU core model\n"
           "  pdp SUB         HeteroPDP: kernel features, train/predict/schedule CPU-vs-GPU (pdp --help)\n"
+          "  exec -- PROG    run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);
@@ -52,8 +55,10 @@ int main(int argc, char **argv)
         return cmd_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "pdp") == 0)
         return cmd_pdp(argc - 1, argv + 1);
+    if (strcmp(cmd, "exec") == 0)
+        return cmd_exec(argc - 1, argv + 1);
     fprintf(stderr,
-            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace, pdp; see warpsim --help)\n",
+            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace, pdp, exec; see warpsim --help)\n",
             cmd);
     return EXIT_USAGE;
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# run.sh WARPSIM SRCDIR WORKDIR - CUDA programs under warpsim's CUDA runtime library (docs/cudart.md):
+# build tests/cudart/*.cu with `nvcc -cudart shared` (PTX only, compute_75), run them with
+# `warpsim exec`, check their own printed results and that warpsim's statistics appear (text and
+# JSON), and the errors: an unsupported call, an out-of-bounds access, a SASS-only program.  Skipped
+# (exit 0 with a message) when nvcc is absent (NVCC or PATH, then /usr/local/cuda/bin/nvcc).
+set -u
+WARPSIM=$1 SRC=$2 WORK=$3
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$NVCC" ]; then
+    echo "SKIP: nvcc not found (set NVCC=/path/to/nvcc); the CUDA programs of tests/cudart were not run"
+    exit 0
+fi
+LIB=$(dirname "$WARPSIM")/cudart/libcudart.so.13
+# sanitizer build: the library links ASan, whose runtime must come first in an uninstrumented program;
+# the programs (and warpsim exec) run with it preloaded, nothing else does
+PRE=$(ldd "$LIB" 2>/dev/null | awk '/libasan/ { print $3 }')
+sim() { LD_PRELOAD=$PRE "$@"; }
+mkdir -p "$WORK"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+build() {   # NAME [nvcc options]: WORK/NAME from SRC/tests/cudart/NAME.cu
+    local name=$1; shift
+    "$NVCC" -cudart shared "$@" -o "$WORK/$name" "$SRC/tests/cudart/${name%_sass}.cu" > "$WORK/$name.nvcc.log" 2>&1 ||
+        { bad "nvcc $name: $(tail -3 "$WORK/$name.nvcc.log")"; return 1; }
+}
+PTX="-gencode arch=compute_75,code=compute_75"
+
+# 1. vector add: copies, events, streams, both launch paths; text report on stderr
+if build vecadd $PTX; then
+    sim "$WARPSIM" exec -- "$WORK/vecadd" 3000 > "$WORK/vecadd.out" 2> "$WORK/vecadd.err"; rc=$?
+    [ $rc -eq 0 ] || bad "vecadd exit $rc: $(tail -5 "$WORK/vecadd.err")"
+    grep -q '^vecadd n=3000: PASSED (0 wrong), kernel time positive$' "$WORK/vecadd.out" || bad "vecadd result: $(cat "$WORK/vecadd.out")"
+    grep -q '^devices 1, SMs 15 (attribute 15), warp 32$' "$WORK/vecadd.out" || bad "vecadd device properties: $(head -1 "$WORK/vecadd.out")"
+    grep -q '^kernels_launched = 2$' "$WORK/vecadd.err" || bad "vecadd: no kernels_launched = 2 in warpsim's report"
+    grep -q '^gpu_tot_sim_cycle = [1-9]' "$WORK/vecadd.err" || bad "vecadd: no gpu_tot_sim_cycle in warpsim's report"
+    grep -q '^L2_total_cache_accesses = ' "$WORK/vecadd.err" || bad "vecadd: no timing statistics in warpsim's report"
+    grep -q 'warpsim' "$WORK/vecadd.out" && bad "vecadd: warpsim's report leaked into the program's stdout"
+    # the simulated time: elapsed_ms = cycles / core clock (gtx480: 700 MHz)
+    cyc=$(sed -n 's/^gpu_tot_sim_cycle = //p' "$WORK/vecadd.err")
+    ms=$(sed -n 's/^elapsed_ms = //p' "$WORK/vecadd.out")
+    awk -v c="$cyc" -v m="$ms" 'BEGIN { e = c / 700000.0; exit !(m > 0 && (m - e) < 1e-4 * e + 1e-6 && (e - m) < 1e-4 * e + 1e-6) }' ||
+        bad "vecadd: elapsed_ms $ms is not gpu_tot_sim_cycle $cyc / 700 MHz"
+    # options pass through: 4 SMs, JSON results, effective config and time series beside it
+    rm -f "$WORK/vecadd.json"
+    sim "$WARPSIM" exec --set gpgpu_n_clusters=4 --warp-sched lrr -o "$WORK/vecadd.json" -- "$WORK/vecadd" 1000 \
+        > "$WORK/vecadd2.out" 2> "$WORK/vecadd2.err" || bad "vecadd -o: $(tail -3 "$WORK/vecadd2.err")"
+    grep -q '^devices 1, SMs 4 (attribute 4)' "$WORK/vecadd2.out" || bad "vecadd --set gpgpu_n_clusters=4: $(head -1 "$WORK/vecadd2.out")"
+    grep -q '"gpu_sim_cycle": [1-9]' "$WORK/vecadd.json" || bad "vecadd -o: no gpu_sim_cycle in the JSON"
+    grep -q '"totals"' "$WORK/vecadd.json" || bad "vecadd -o: no timing totals in the JSON"
+    grep -q '^-gpgpu_scheduler  *lrr' "$WORK/vecadd.config" || bad "vecadd -o: no effective configuration beside the JSON"
+    [ -s "$WORK/vecadd.timeseries.csv" ] || bad "vecadd -o: no time series beside the JSON"
+    if command -v python3 > /dev/null; then
+        python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$WORK/vecadd.json" || bad "vecadd -o: invalid JSON"
+    fi
+    # by hand: the library path alone, functional mode by environment
+    LD_PRELOAD=$PRE LD_LIBRARY_PATH=$(dirname "$LIB") WARPSIM_CUDART_FUNCTIONAL=1 "$WORK/vecadd" 500 > "$WORK/vecadd3.out" 2> "$WORK/vecadd3.err" ||
+        bad "vecadd by LD_LIBRARY_PATH: $(tail -3 "$WORK/vecadd3.err")"
+    grep -q 'PASSED' "$WORK/vecadd3.out" || bad "vecadd by LD_LIBRARY_PATH: $(cat "$WORK/vecadd3.out")"
+    grep -q '(functional) ====' "$WORK/vecadd3.err" || bad "vecadd functional: no report"
+fi
+
+# 2. BFS: two kernels in a host loop, __constant__ / __device__ symbols, events
+if build bfs $PTX; then
+    sim "$WARPSIM" exec -- "$WORK/bfs" 1500 > "$WORK/bfs.out" 2> "$WORK/bfs.err"; rc=$?
+    [ $rc -eq 0 ] || bad "bfs exit $rc: $(tail -5 "$WORK/bfs.err")"
+    grep -q '^bfs n=1500 edges=6000 levels=[0-9]* depth=[0-9]* visits=1500: PASSED (0 wrong)$' "$WORK/bfs.out" ||
+        bad "bfs result: $(cat "$WORK/bfs.out")"
+    grep -q '^kernel _Z6expandPKiS0_PbS1_S1_Pi: launches = ' "$WORK/bfs.err" || bad "bfs: no per-kernel line in warpsim's report"
+    grep -q '^gpu_tot_ipc = ' "$WORK/bfs.err" || bad "bfs: no gpu_tot_ipc in warpsim's report"
+fi
+
+# 3. an unsupported call: cudaErrorNotSupported and one line naming it; the program goes on
+if build unsupported $PTX; then
+    sim "$WARPSIM" exec -- "$WORK/unsupported" > "$WORK/unsupported.out" 2> "$WORK/unsupported.err"; rc=$?
+    [ $rc -eq 0 ] || bad "unsupported exit $rc: $(tail -5 "$WORK/unsupported.err")"
+    grep -q '^cudaGraphCreate -> cudaErrorNotSupported$' "$WORK/unsupported.out" || bad "unsupported: $(cat "$WORK/unsupported.out")"
+    grep -q '^kernel after the unsupported call: PASSED$' "$WORK/unsupported.out" || bad "unsupported: kernel did not run"
+    [ "$(grep -c 'cudaGraphCreate is not supported by warpsim' "$WORK/unsupported.err")" = 1 ] ||
+        bad "unsupported: expected one stderr line naming cudaGraphCreate: $(head -3 "$WORK/unsupported.err")"
+fi
+
+# 4. an out-of-bounds store: the memory checker's report, cudaErrorIllegalAddress that sticks; a bad
+#    configuration that does not
+if build oob $PTX; then
+    sim "$WARPSIM" exec -- "$WORK/oob" > "$WORK/oob.out" 2> "$WORK/oob.err"; rc=$?
+    [ $rc -eq 0 ] || bad "oob exit $rc: $(cat "$WORK/oob.out")"
+    grep -q '^bad configuration: cudaErrorInvalidConfiguration, then cudaSuccess$' "$WORK/oob.out" || bad "oob: $(cat "$WORK/oob.out")"
+    grep -q '^out of bounds: cudaErrorIllegalAddress, then cudaErrorIllegalAddress$' "$WORK/oob.out" || bad "oob: $(cat "$WORK/oob.out")"
+    grep -q 'Invalid __global__ write of size 4 bytes' "$WORK/oob.err" || bad "oob: no memory-checker report: $(head -3 "$WORK/oob.err")"
+    grep -q '^status = WS_ERROR_' "$WORK/oob.err" || bad "oob: the report does not give the failure"
+fi
+
+# 5. pitched memory and 2D copies; the occupancy calculator
+if build pitch $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/pitch" > "$WORK/pitch.out" 2> "$WORK/pitch.err"; rc=$?
+    [ $rc -eq 0 ] || bad "pitch exit $rc: $(cat "$WORK/pitch.out") $(tail -3 "$WORK/pitch.err")"
+    grep -q '^pitch ok (multiple of 256: yes), 2D copies PASSED (0 wrong), bad pitch: cudaErrorInvalidPitchValue$' \
+        "$WORK/pitch.out" || bad "pitch: $(cat "$WORK/pitch.out")"
+    grep -q '^occupancy: [1-8] blocks of 256 per SM, potential block size [1-9][0-9]*, min grid [1-9][0-9]* (cudaSuccess)$' \
+        "$WORK/pitch.out" || bad "pitch occupancy: $(cat "$WORK/pitch.out")"
+fi
+
+# 6. texture objects over linear and pitched memory; a refused descriptor
+if build tex $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/tex" > "$WORK/tex.out" 2> "$WORK/tex.err"; rc=$?
+    [ $rc -eq 0 ] || bad "tex exit $rc: $(cat "$WORK/tex.out") $(tail -3 "$WORK/tex.err")"
+    grep -q '^tex1Dfetch PASSED (0 wrong), tex2D PASSED (0 wrong), linear filtering: cudaErrorNotSupported$' \
+        "$WORK/tex.out" || bad "tex: $(cat "$WORK/tex.out")"
+    grep -q 'cudaCreateTextureObject: not supported by warpsim: linear filtering' "$WORK/tex.err" || bad "tex: no message"
+fi
+
+# 7. a SASS-only program: the clear error with the -gencode to add
+if build unsupported_sass -gencode arch=compute_75,code=sm_75; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/unsupported_sass" > "$WORK/sass.out" 2> "$WORK/sass.err"
+    grep -q 'no PTX, only machine code (sm_75).*-gencode arch=compute_75,code=compute_75' "$WORK/sass.err" ||
+        bad "SASS-only: no clear error: $(head -3 "$WORK/sass.err")"
+    grep -q 'kernel after the unsupported call: FAILED' "$WORK/sass.out" || bad "SASS-only: the launch did not fail"
+fi
+
+# 8. exec's own errors
+sim "$WARPSIM" exec --config no-such-preset -- "$WORK/vecadd" > /dev/null 2> "$WORK/err1"; rc=$?
+[ $rc -eq 2 ] && grep -q "no such file and no built-in preset" "$WORK/err1" || bad "exec --config bad: rc $rc $(cat "$WORK/err1")"
+sim "$WARPSIM" exec > /dev/null 2> "$WORK/err2"; rc=$?
+[ $rc -eq 2 ] && grep -q "which program" "$WORK/err2" || bad "exec without a program: rc $rc"
+sim "$WARPSIM" exec -- "$WORK/no-such-program" > /dev/null 2> "$WORK/err3"; rc=$?
+[ $rc -eq 127 ] || bad "exec of a missing program: rc $rc"
+
+[ $fail -eq 0 ] && echo "cudart: all checks passed"
+exit $fail
