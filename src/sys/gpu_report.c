@@ -566,6 +566,8 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_arr_u64(e, "ctas", &pc[PC_CTAS], n, PC_COUNT);
     em_arr_u64(e, "L1D_accesses", &pc[PC_L1D_ACC], n, PC_COUNT);
     em_arr_u64(e, "L1D_misses", &pc[PC_L1D_MISS], n, PC_COUNT);
+    if (e->json || gpu_cm_active(g))   /* 004's stall_GPU per core (the default text report stays as it was) */
+        em_arr_u64(e, "stall_GPU", &pc[PC_STALL_GPU], n, PC_COUNT);
     em_close(e, '}');
     free(ract);
 
@@ -762,6 +764,23 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
         fprintf(e->f, "\n---- totals: %u kernel%s ----\n", g->nkernels, g->nkernels == 1 ? "" : "s");
     em_u64(e, "kernels", g->nkernels);
     section_body(g, e, &s);
+    if (e->json || gpu_cm_active(g) || g->cpu_active) {
+        /* 004's congestion per memory partition, over the whole run: L2 cycles in which a request waited
+           for a full DRAM queue (stall_MC) or a full reply queue (stall_net) */
+        uint64_t *mc = calloc(g->n_parts ? g->n_parts : 1, sizeof *mc), *net = calloc(g->n_parts ? g->n_parts : 1, sizeof *net);
+        for (unsigned p = 0; mc && net && p < g->n_parts; p++) {
+            mc[p] = partition_get_stats(g->part[p])->dram_stall;
+            net[p] = partition_get_stats(g->part[p])->reply_stall;
+        }
+        if (mc && net) {
+            em_open(e, "per_partition", '{', "per_partition.");
+            em_arr_u64(e, "stall_MC", mc, g->n_parts, 1);
+            em_arr_u64(e, "stall_net", net, g->n_parts, 1);
+            em_close(e, '}');
+        }
+        free(mc);
+        free(net);
+    }
     em_u64(e, "engine_idle_skips", g->skips);
     em_u64(e, "engine_skipped_core_cycles", g->skipped_core_cycles);
     if (e->json || gpu_bypass_in_use(g))

@@ -65,6 +65,9 @@ grep -q "^cpu1 = " "$T/c.txt" && fail "the idle core 1 reports a result"
 "$W" run vecadd --size tiny --config hetero-small --cpu-mix mcf,omnetpp,perlbench --cm cm_bal --no-alone \
     --timeseries "$T/d.csv" >"$T/d.txt" 2>&1 || fail "cm_bal on the chip: $(tail -3 "$T/d.txt")"
 grep -q "^cm = cm_bal" "$T/d.txt" && grep -q "^stall_GPU = " "$T/d.txt" || fail "cm lines missing on the chip"
+grep -q "^per_core.stall_GPU = [0-9]* [0-9]* [0-9]* [0-9]*$" "$T/d.txt" || fail "no per-core stall_GPU on the chip"
+grep -q "^per_partition.stall_MC = [0-9]* [0-9]*$" "$T/d.txt" && grep -q "^per_partition.stall_net = " "$T/d.txt" \
+    || fail "no per-partition stall_MC / stall_net on the chip"
 grep -q "^SU_GPU" "$T/d.txt" && fail "--no-alone still ran the alone runs"
 head -1 "$T/d.csv" | grep -q "sm0_warp_limit" || fail "time series lacks the warp limits"
 python3 - "$T/d.csv" <<'PY' || fail "time series: CPU IPC per core missing or implausible"
