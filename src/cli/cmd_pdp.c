@@ -127,7 +127,7 @@ static int parse_corun(const char *cmd, const char *s, struct pdp_corunner *c)
                 cmd, s);
         return -1;
     }
-    snprintf(c->name, sizeof c->name, "%s", f[0]);
+    snprintf(c->name, sizeof c->name, "%.*s", (int)sizeof c->name - 1, f[0]);
     c->slowdown[PDP_CPU] = v[0];
     c->slowdown[PDP_GPU] = v[1];
     c->weight = v[2];

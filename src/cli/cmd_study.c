@@ -3,7 +3,7 @@
  * the sweep machinery (study_sweep.c), and what the recipes share: tables
  * printed as text and written as CSV, means, policy availability, time-series
  * and per-warp file readers.  The recipes: study_dyncta.c, study_las.c,
- * study_caws.c, study_l1size.c, study_ctrlc.c, study_cawa.c; docs/studies.md
+ * study_caws.c, study_l1size.c, study_ctrlc.c, study_cawa.c, study_hetero.c; docs/studies.md
  * describes them and what they measured.
  */
 #include <errno.h>
@@ -643,7 +643,12 @@ static void study_usage(FILE *f)
           "  cawa     000 (Lee) sec. 4.3, Fig. 4.10-4.16: LRR, GTO, two-level, gCAWS, CAWA (gCAWS + CACP)\n"
           "           and CACP under LRR and GTO on the seed's Sens applications: speedup over LRR, L1D\n"
           "           MPKI, critical-warp L1D hit rate, CPL accuracy\n"
-          "  all      the six, one after the other\n"
+          "  hetero   004 (Kayiran, MICRO'14) Fig. 3, 15-20 on the CPU-GPU chip (hetero-7tile): GPU\n"
+          "           workloads beside 004's CPU mixes under GTO, DYNCTA, CM-CPU, CM-BAL1..4, static\n"
+          "           warp limits 4-16 and partitioned networks: GPU and CPU speedups per workload\n"
+          "           type, congestion, warp limits, OSS over alpha (default: mm, bfs, kmeans x\n"
+          "           L1, H1; --full: 8 workloads x 6 mixes)\n"
+          "  all      the seven, one after the other\n"
           "Each prints its tables and how close the result is to the seed's, and writes CSV files and\n"
           "the printed report into DIR (default results/study-NAME/; the runs under DIR/runs/).\n"
           "Runs are cached like `warpsim sweep`'s: running a study again only runs what is missing.\n"
@@ -664,6 +669,9 @@ static void study_usage(FILE *f)
           "  --skip-policy A,B        leave out the columns of these policies (to save time, or to\n"
           "                           see how the study reads without them)\n"
           "  --no-reuse               never copy runs from sibling directories (run them here)\n"
+          "  --mixes A,B              hetero: the CPU mixes of 004 Table IV to use (L1, L2, M1, M2,\n"
+          "                           H1, H2) instead of the study's selection\n"
+          "  --full                   hetero: the whole matrix (all six mixes x 004's workloads)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
@@ -688,6 +696,8 @@ int cmd_study(int argc, char **argv)
             o.quiet = 1;
         } else if (strcmp(a, "--no-reuse") == 0) {
             o.no_reuse = 1;
+        } else if (strcmp(a, "--full") == 0) {
+            o.full = 1;
         } else if (strcmp(a, "--emit") == 0) {
             if (!v || i + 2 >= argc || (strcmp(v, "parallel") != 0 && strcmp(v, "slurm") != 0)) {
                 fprintf(stderr, "warpsim study: --emit needs a format (parallel or slurm) and a file\n");
@@ -698,7 +708,7 @@ int cmd_study(int argc, char **argv)
             i += 2;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 ||
                    strcmp(a, "--workloads") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
-                   strcmp(a, "--out") == 0 || strcmp(a, "--skip-policy") == 0) {
+                   strcmp(a, "--out") == 0 || strcmp(a, "--skip-policy") == 0 || strcmp(a, "--mixes") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim study: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -724,6 +734,8 @@ int cmd_study(int argc, char **argv)
                 o.config = v;
             } else if (strcmp(a, "--skip-policy") == 0) {
                 o.skip = v;
+            } else if (strcmp(a, "--mixes") == 0) {
+                o.mixes = v;
             } else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
                 out = v;
             } else {
@@ -751,11 +763,12 @@ int cmd_study(int argc, char **argv)
         {"l1-size", study_l1size},
         {"ctrlc", study_ctrlc},
         {"cawa", study_cawa},
+        {"hetero", study_hetero},
     };
     const size_t nstudies = sizeof studies / sizeof studies[0];
     if (!which) {
-        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc, cawa or all; see warpsim "
-                        "study --help)\n");
+        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc, cawa, hetero or all; see "
+                        "warpsim study --help)\n");
         return EXIT_USAGE;
     }
     int all = strcmp(which, "all") == 0;
@@ -763,13 +776,14 @@ int cmd_study(int argc, char **argv)
     while (k < nstudies && strcmp(studies[k].name, which) != 0)
         k++;
     if (!all && k == nstudies) {
-        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc, cawa or all)\n",
+        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc, cawa, hetero or "
+                        "all)\n",
                 which);
         return EXIT_USAGE;
     }
     if (all && o.emit_format) {
         fprintf(stderr, "warpsim study: --emit writes one study's jobs; name the study (dyncta, las, caws, "
-                        "l1-size, ctrlc or cawa)\n");
+                        "l1-size, ctrlc, cawa or hetero)\n");
         return EXIT_USAGE;
     }
     if (all && out) {

@@ -66,6 +66,7 @@ struct sw_run {
     const char *set_name[SW_MAX_SETS], *set_value[SW_MAX_SETS];
     unsigned nset;
     int warps;                  /* also write NAME.warps.csv (per-warp records) */
+    int no_alone;               /* run --no-alone (CPU-GPU chip: skip the alone runs; name gets _noalone) */
     char name[SW_NAME_MAX];     /* file stem, derived from the above (sw_name) */
     /* outcome */
     enum sw_state state;
@@ -157,6 +158,8 @@ struct st_opts {
     const char *skip;           /* comma list of policy names whose columns are left out */
     int quiet;
     int no_reuse;               /* --no-reuse: never take runs from sibling directories (sw_reuse) */
+    const char *mixes;          /* study hetero: comma list of CPU mixes (004 Table IV), or NULL */
+    int full;                   /* study hetero --full: the whole workload x mix matrix */
 };
 
 /* Column / row table printed as text and written as CSV. */
@@ -250,6 +253,7 @@ int study_caws(const struct st_opts *o);
 int study_l1size(const struct st_opts *o);
 int study_ctrlc(const struct st_opts *o);
 int study_cawa(const struct st_opts *o);
+int study_hetero(const struct st_opts *o);
 
 /* Shared by the two cache studies (study_l1size.c). */
 /* "--set gpgpu_cache:dl1" value of a kb KB L1D: the GTX480's 32:128:4 string

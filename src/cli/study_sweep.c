@@ -136,6 +136,8 @@ void sw_name(const struct sw_run *r, char *buf, size_t n)
     snprintf(tmp, sizeof tmp, "%" PRIu64, r->seed);
     h = sw_fnv(h, tmp);
     h = sw_fnv(h, r->warps ? "warps" : "");
+    if (r->no_alone)
+        h = sw_fnv(h, "noalone");   /* only when set: the names of older runs stay as they were */
     for (unsigned i = 0; i < r->nset; i++) {
         h = sw_fnv(h, r->set_name[i]);
         h = sw_fnv(h, r->set_value[i]);
@@ -166,6 +168,8 @@ void sw_name(const struct sw_run *r, char *buf, size_t n)
     }
     if (r->warps)
         sw_name_part(name, sizeof name, "", "warps", &lossy);
+    if (r->no_alone)
+        sw_name_part(name, sizeof name, "", "noalone", &lossy);
     if (strlen(name) > 150) {
         name[150] = '\0';
         lossy = 1;
@@ -217,6 +221,7 @@ long sw_add(struct sw_list *l, const struct sw_run *proto)
     r.cta_sched = sw_str(l, proto->cta_sched);
     r.seed = proto->seed;
     r.warps = proto->warps;
+    r.no_alone = proto->no_alone;
     r.nset = proto->nset;
     for (unsigned i = 0; i < proto->nset; i++) {
         r.set_name[i] = sw_str(l, proto->set_name[i]);
@@ -625,6 +630,8 @@ int sw_argv(const struct sw_exec *x, const struct sw_run *r, char **argv, int ma
         ARG("--set");
         ARG(tmp);
     }
+    if (r->no_alone)
+        ARG("--no-alone");
     ARG("-o");
     sw_path(x, r, ".json", tmp, sizeof tmp);
     ARG(tmp);

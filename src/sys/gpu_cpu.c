@@ -78,7 +78,7 @@ static int apps_each(const char *apps, app_fn fn, void *user, char *msg, size_t 
         }
         if (access(item, R_OK) != 0) {
             snprintf(msg, len,
-                     "'%s' is neither a profile (warpsim trace gen --list), a mix (L1, L2, M1, M2, H1, H2) nor a "
+                     "'%.200s' is neither a profile (warpsim trace gen --list), a mix (L1, L2, M1, M2, H1, H2) nor a "
                      "readable trace file",
                      item);
             return -1;
@@ -199,7 +199,7 @@ int gpu_cpus_new(struct gpu *g, char *msg, size_t n)
     for (unsigned i = 0; i < g->n_cpus; i++)
         g->cpu[i].done_cycle = SIM_NEVER;
     struct mk m = {g, 0, msg, n};
-    char what[300] = "";
+    char what[400] = "";
     if (apps_each(g->cfg.cpu_apps, make_core, &m, what, sizeof what) != 0) {
         if (what[0])
             snprintf(msg, n, "-warpsim_cpu_apps: %s", what);
