@@ -93,23 +93,60 @@ static char *finish_text(char *buf, size_t got, size_t *len)
     return buf;
 }
 
+/* LZ4 block: each byte of input expands to at most 255 bytes of output (a match length byte of 0xFF),
+   plus a few for the token's own lengths */
+#define LZ4_MAX_RATIO 255u
+#define LZ4_MAX_SLACK 64u
+
 char *fatbin_entry_ptx(const struct fatbin_entry *e, size_t *len, char *msg, size_t n)
 {
     *len = 0;
-    if (e->uncompressed_size > FATBIN_MAX_BYTES) {
-        snprintf(msg, n, "PTX entry for compute_%u claims %llu bytes uncompressed", e->arch,
-                 (unsigned long long)e->uncompressed_size);
+    int zstd = (e->flags & FATBIN_FLAG_ZSTD) != 0, lz4 = !zstd && (e->flags & FATBIN_FLAG_LZ4) != 0;
+    if (!zstd && !lz4) {   /* plain: the payload itself */
+        size_t want = (size_t)e->payload_size;
+        char *buf = malloc(want + 1);
+        if (!buf) {
+            snprintf(msg, n, "out of host memory for %zu bytes of PTX", want);
+            return NULL;
+        }
+        memcpy(buf, e->payload, want);
+        return finish_text(buf, want, len);
+    }
+    /* A compressed entry's size comes from its header: bounded before anything is allocated. */
+    if (lz4 && e->payload_size > (uint64_t)LZ4_MAX_INPUT_SIZE) {
+        snprintf(msg, n, "PTX entry for compute_%u: too large for LZ4", e->arch);
+        return NULL;
+    }
+    if (e->uncompressed_size > FATBIN_MAX_PTX ||
+        (lz4 && e->uncompressed_size > e->payload_size * LZ4_MAX_RATIO + LZ4_MAX_SLACK)) {
+        snprintf(msg, n, "PTX entry for compute_%u claims %llu bytes uncompressed from %llu compressed", e->arch,
+                 (unsigned long long)e->uncompressed_size, (unsigned long long)e->payload_size);
         return NULL;
     }
     size_t want = (size_t)e->uncompressed_size;
+    size_t frame = 0;
+    if (zstd) {
+        frame = ZSTD_findFrameCompressedSize(e->payload, (size_t)e->payload_size);
+        unsigned long long content = ZSTD_isError(frame) ? ZSTD_CONTENTSIZE_ERROR
+                                                          : ZSTD_getFrameContentSize(e->payload, frame);
+        if (ZSTD_isError(frame) || content == ZSTD_CONTENTSIZE_ERROR) {
+            snprintf(msg, n, "PTX entry for compute_%u: zstd decompression failed (%s)", e->arch,
+                     ZSTD_isError(frame) ? ZSTD_getErrorName(frame) : "bad frame header");
+            return NULL;
+        }
+        if (content != ZSTD_CONTENTSIZE_UNKNOWN && content != want) {
+            snprintf(msg, n, "PTX entry for compute_%u claims %llu bytes uncompressed, its zstd frame %llu", e->arch,
+                     (unsigned long long)want, content);
+            return NULL;
+        }
+    }
     char *buf = malloc(want + 1);
     if (!buf) {
         snprintf(msg, n, "out of host memory for %zu bytes of PTX", want);
         return NULL;
     }
-    if (e->flags & FATBIN_FLAG_ZSTD) {
-        size_t frame = ZSTD_findFrameCompressedSize(e->payload, (size_t)e->payload_size);
-        size_t got = ZSTD_isError(frame) ? frame : ZSTD_decompress(buf, want, e->payload, frame);
+    if (zstd) {
+        size_t got = ZSTD_decompress(buf, want, e->payload, frame);
         if (ZSTD_isError(got) || got != want) {
             snprintf(msg, n, "PTX entry for compute_%u: zstd decompression failed (%s)", e->arch,
                      ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
@@ -118,22 +155,14 @@ char *fatbin_entry_ptx(const struct fatbin_entry *e, size_t *len, char *msg, siz
         }
         return finish_text(buf, got, len);
     }
-    if (e->flags & FATBIN_FLAG_LZ4) {
-        if (e->payload_size > (uint64_t)LZ4_MAX_INPUT_SIZE || want > (size_t)LZ4_MAX_INPUT_SIZE * 2) {
-            snprintf(msg, n, "PTX entry for compute_%u: too large for LZ4", e->arch);
-            free(buf);
-            return NULL;
-        }
-        int got = LZ4_decompress_safe((const char *)e->payload, buf, (int)e->payload_size, (int)want);
-        if (got < 0 || (size_t)got != want) {
-            snprintf(msg, n, "PTX entry for compute_%u: LZ4 decompression failed", e->arch);
-            free(buf);
-            return NULL;
-        }
-        return finish_text(buf, (size_t)got, len);
+    /* both sizes fit an int: LZ4_MAX_INPUT_SIZE and FATBIN_MAX_PTX */
+    int got = LZ4_decompress_safe((const char *)e->payload, buf, (int)e->payload_size, (int)want);
+    if (got < 0 || (size_t)got != want) {
+        snprintf(msg, n, "PTX entry for compute_%u: LZ4 decompression failed", e->arch);
+        free(buf);
+        return NULL;
     }
-    memcpy(buf, e->payload, want);
-    return finish_text(buf, want, len);
+    return finish_text(buf, (size_t)got, len);
 }
 
 char *fatbin_pick_ptx(const struct fatbin_list *l, unsigned max_arch, size_t *len, unsigned *arch, char *msg,

@@ -42,6 +42,11 @@ struct fatbin_entry {
     uint64_t uncompressed_size;  /* when compressed, else payload_size */
 };
 
+/* The most PTX a compressed entry may claim uncompressed (its header's size is read before decompressing
+   and allocated at once; a claim above this, above what the compressed bytes can expand to, or unlike a
+   zstd frame's own content size, is an error). */
+#define FATBIN_MAX_PTX (256u << 20)
+
 #define FATBIN_MAX_ENTRIES 64
 struct fatbin_list {
     unsigned n;
@@ -55,7 +60,9 @@ size_t fatbin_container_size(const void *data, size_t avail);
    whole .nv_fatbin section, or one container).  0, or -1 with msg. */
 int fatbin_list(const void *data, size_t len, struct fatbin_list *out, char *msg, size_t n);
 /* The entry's PTX text, decompressed, NUL-terminated, malloc'ed (*len without
-   the NUL).  NULL with msg on a decompression error. */
+   the NUL).  NULL with msg on a decompression error or an uncompressed size
+   that is not believable (see FATBIN_MAX_PTX).  A plain entry's text is its
+   payload_size bytes. */
 char *fatbin_entry_ptx(const struct fatbin_entry *e, size_t *len, char *msg, size_t n);
 /* The PTX warpsim should load from the list: the highest arch <= max_arch,
    else the lowest above it.  Malloc'ed text, *arch set.  NULL with msg when

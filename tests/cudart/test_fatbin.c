@@ -1,6 +1,7 @@
 /* test_fatbin.c - the fatbinary parser (src/cudart/fatbin.c) on committed nvcc 13.0 output
    (the .fatbin files of tests/cudart, made by make_fatbins.sh): plain, zstd and LZ4 PTX entries, a SASS-only
-   container, a multi-architecture one, and damaged input. */
+   container, a multi-architecture one, and damaged input (cases the fuzz harness tests/fuzz/fuzz_fatbin.c found
+   among them). */
 #include "test.h"
 
 #include "cudart/fatbin.h"
@@ -153,6 +154,75 @@ TEST(damaged_input)
     CHECK(strstr(msg, "LZ4") != NULL);
     free(p);
     free(d);
+}
+
+/* The first entry's header of a one-container fatbin (the committed files: container header 16 bytes). */
+#define ENTRY0 16u
+static void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Found by fuzz_fatbin (tests/fuzz/regressions/fatbin/oom-zstd-claims-4gib): a compressed entry's uncompressed
+   size comes from its header and was allocated as claimed, up to 4 GiB, before decompressing.  A claim above
+   FATBIN_MAX_PTX, above what an LZ4 block can expand to, or unlike the zstd frame's own content size is refused
+   before anything is allocated. */
+TEST(uncompressed_size_claims_bounded)
+{
+    static const struct {
+        const char *file;
+        uint64_t claim;
+    } cases[] = {
+        {"ptx75_zstd.fatbin", 0xffffffffull},            /* the fuzzer's input */
+        {"ptx75_zstd.fatbin", 1ull << 32},
+        {"ptx75_zstd.fatbin", 0x100000ull},               /* under the cap, but not the frame's size */
+        {"ptx75_zstd.fatbin", (uint64_t)FATBIN_MAX_PTX + 1},
+        {"ptx75_lz4.fatbin", 0xffffffffull},
+        {"ptx75_lz4.fatbin", 0x1000000ull},               /* 16 MiB from some 600 bytes of LZ4 */
+        {"ptx75_lz4.fatbin", ~0ull},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t len = 0;
+        unsigned char *d = slurp(cases[c].file, &len);
+        REQUIRE(d);
+        put64(d + ENTRY0 + 0x38, cases[c].claim);
+        struct fatbin_list l;
+        char msg[256] = "";
+        REQUIRE(fatbin_list(d, len, &l, msg, sizeof msg) == 0);
+        CHECK_EQ_U64(l.e[0].uncompressed_size, cases[c].claim);
+        size_t plen = 123;
+        unsigned arch = 0;
+        char *p = fatbin_pick_ptx(&l, FATBIN_MAX_ARCH, &plen, &arch, msg, sizeof msg);
+        CHECK(p == NULL);
+        CHECK_EQ_U64(plen, 0);
+        if (!strstr(msg, "claims"))
+            fprintf(stderr, "  case %zu: %s\n", c, msg);
+        CHECK(strstr(msg, "claims") != NULL);
+        CHECK(strstr(msg, "compute_75") != NULL);
+        free(p);
+        free(d);
+    }
+}
+
+/* A plain entry's text is its payload, whatever the uncompressed size field says (a hand-made entry). */
+TEST(plain_entry_uses_payload_size)
+{
+    static const char text[] = ".version 9.0\n";
+    struct fatbin_entry e;
+    memset(&e, 0, sizeof e);
+    e.kind = FATBIN_KIND_PTX;
+    e.arch = 75;
+    e.payload = (const uint8_t *)text;
+    e.payload_size = sizeof text - 1;
+    e.uncompressed_size = 1u << 30;
+    size_t plen = 0;
+    char msg[128];
+    char *p = fatbin_entry_ptx(&e, &plen, msg, sizeof msg);
+    REQUIRE(p);
+    CHECK_EQ_U64(plen, sizeof text - 1);
+    CHECK_EQ_STR(p, text);
+    free(p);
 }
 
 TEST(ptx_loads_with_constant_initialiser)

@@ -12,6 +12,8 @@
 #               a truncated one, an empty one
 #   pdp_dataset a few small HeteroPDP training CSVs written here
 #   pdp_model   models/*.model (HeteroPDP's published model)
+#   fatbin      tests/cudart/*.fatbin (nvcc's .nv_fatbin sections: plain, zstd, LZ4, SASS-only,
+#               multi-architecture), two of them laid end to end with padding between, a truncated one
 #
 # and for every target tests/fuzz/seeds/<target>/* (hand-made seeds) and
 # tests/fuzz/regressions/<target>/* (every crash found so far).  Files already in DEST/<target>
@@ -26,7 +28,7 @@ root=$(cd "$here/../.." && pwd)
 dest=$1
 # HeteroPDP's feature names (src/pdp/features.h), in column order
 pdp_feats=$(sed -n 's/^ *X([A-Z_]*, *"\([a-z_0-9]*\)".*/\1/p' "$root/src/pdp/features.h")
-targets="ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model"
+targets="ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model fatbin"
 for t in $targets; do
     mkdir -p "$dest/$t"
 done
@@ -110,6 +112,17 @@ for f in "$root"/models/*.model; do
     cp "$f" "$dest/pdp_model/wl-$(basename "$f")"
 done
 
+# ---- CUDA fatbinaries (src/cudart/fatbin.h) ------------------------------------------------
+for f in "$root"/tests/cudart/*.fatbin; do
+    [ -f "$f" ] || continue
+    cp "$f" "$dest/fatbin/wl-$(basename "$f")"
+done
+if [ -f "$root/tests/cudart/ptx75_zstd.fatbin" ] && [ -f "$root/tests/cudart/ptx75_lz4.fatbin" ]; then
+    { cat "$root/tests/cudart/ptx75_zstd.fatbin"; printf '\0\0\0\0\0\0\0\0'
+      cat "$root/tests/cudart/ptx75_lz4.fatbin"; } > "$dest/fatbin/gen-two-containers.fatbin"
+    head -c 200 "$root/tests/cudart/ptx75_zstd.fatbin" > "$dest/fatbin/gen-truncated.fatbin"
+fi
+
 # ---- hand-made seeds and regressions ----------------------------------------------------
 for t in $targets; do
     for kind in seeds regressions; do
@@ -153,6 +166,12 @@ cp "$dest/ptx_load.dict" "$dest/ptx_timing.dict"
         'term threads 1 ' 'stat rows ' | dict_words
     printf '%s\n' '"\x0A"' '" "' '"#"' '"1e308"' '"4294967296"'
 } > "$dest/pdp_model.dict"
+# dictionary: the container and wrapper magic numbers, entry kinds and flags (zstd, LZ4), architectures,
+# the zstd frame magic, sizes near the limits
+printf '%s\n' '"\x50\xed\x55\xba"' '"\xb1\x43\x62\x46"' '"\x01\x00\x10\x00"' '"\x01\x00\x01\x01"' \
+    '"\x02\x00\x01\x01"' '"\x40\x00\x00\x00"' '"\x11\x80\x00\x00"' '"\x11\x20\x00\x00"' '"\x4b\x00\x00\x00"' \
+    '"\x56\x00\x00\x00"' '"\x78\x00\x00\x00"' '"\x28\xb5\x2f\xfd"' '"\xff\xff\xff\xff"' \
+    '"\x00\x00\x00\x00\x01\x00\x00\x00"' '".version"' '".target sm_"' > "$dest/fatbin.dict"
 # dictionary: the gzip and xz magic numbers, eight zero bytes (an absent address), a taken branch's flags
 printf '%s\n' '"\x1f\x8b\x08\x00"' '"\xfd7zXZ\x00"' '"\x00\x00\x00\x00\x00\x00\x00\x00"' '"\x01\x01"' \
     > "$dest/trace.dict"
