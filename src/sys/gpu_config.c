@@ -386,6 +386,19 @@ void gpu_config_model_mem(const struct gpu_config *g, struct gpu_model_mem *m)
     }
 }
 
+/* A GPU/CPU split written "<g>G<c>C" (004 sec. 2.2: 3G1C, 4G4C).  0: shared ("" or "none", *gv = *cv = 0);
+   1: a split with both parts >= 1; -1: malformed. */
+static int gc_parse_split(const char *s, unsigned *gv, unsigned *cv)
+{
+    *gv = *cv = 0;
+    if (!s[0] || !strcmp(s, "none"))
+        return 0;
+    int used = 0;
+    if (sscanf(s, "%uG%uC%n", gv, cv, &used) != 2 || s[used] || *gv < 1 || *cv < 1)
+        return -1;
+    return 1;
+}
+
 /* -warpsim_icnt and, for a mesh, its size (resolved in place), -warpsim_mesh_partition and the placement. */
 static int gc_icnt(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
 {
@@ -405,10 +418,10 @@ static int gc_icnt(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
                        g->mesh_rows);
     g->mesh_gpu_vcs = g->mesh_cpu_vcs = 0;
     const char *ps = g->mesh_partition;
-    if (ps[0] && strcmp(ps, "none")) {
-        unsigned gv = 0, cv = 0;
-        int used = 0;
-        if (sscanf(ps, "%uG%uC%n", &gv, &cv, &used) != 2 || ps[used] || gv < 1 || cv < 1)
+    unsigned gv, cv;
+    int split = gc_parse_split(ps, &gv, &cv);
+    if (split) {
+        if (split < 0)
             return gc_fail(c, err, "warpsim_mesh_partition", NULL,
                            "-warpsim_mesh_partition: expected <gpu VCs>G<cpu VCs>C such as 3G1C (or empty: shared), "
                            "got '%s'",
@@ -462,10 +475,10 @@ static int gc_cpu(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
                        n, g->cpu_cores);
     g->mc_gpu = g->mc_cpu = 0;
     const char *mp = g->mc_partition;
-    if (mp[0] && strcmp(mp, "none")) {
-        unsigned gm = 0, cm = 0;
-        int used = 0;
-        if (sscanf(mp, "%uG%uC%n", &gm, &cm, &used) != 2 || mp[used] || gm < 1 || cm < 1)
+    unsigned gm, cm;
+    int msplit = gc_parse_split(mp, &gm, &cm);
+    if (msplit) {
+        if (msplit < 0)
             return gc_fail(c, err, "warpsim_mc_partition", NULL,
                            "-warpsim_mc_partition: expected <gpu channels>G<cpu channels>C such as 4G4C (or empty: "
                            "shared), got '%s'",

@@ -806,6 +806,48 @@ static void mark_broken(struct gpu *g, const char *kernel)
     snprintf(g->broken_msg, sizeof g->broken_msg, "the simulated GPU stopped in kernel '%s'", kernel);
 }
 
+/* ---- the edges of the clock domains ------------------------------------------------------ */
+
+/* The earliest next edge over every domain (the time the loop ticks next without skipping). */
+static sim_ps next_edge(const struct gpu *g)
+{
+    sim_ps t = SIM_NEVER;
+    for (int d = 0; d < GD_COUNT; d++)
+        if (edge_time(g, d) < t)
+            t = edge_time(g, d);
+    return t;
+}
+
+/* Tick the memory side's domains whose edge is at T, in reverse pipeline order (DRAM, L2, network).
+   Returns whether a packet moved (progress for the watchdog). */
+static bool tick_memory_edges(struct gpu *g, sim_ps T, sim_cycle now_core)
+{
+    bool moved = false;
+    if (edge_time(g, GD_DRAM) == T) {
+        tick_dram(g, g->cyc[GD_DRAM]);
+        g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
+    }
+    if (edge_time(g, GD_L2) == T) {
+        tick_l2(g, g->cyc[GD_L2]);
+        g->last_tick[GD_L2] = g->cyc[GD_L2]++;
+    }
+    if (edge_time(g, GD_ICNT) == T) {
+        moved = tick_icnt(g, g->cyc[GD_ICNT], now_core);
+        g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
+    }
+    return moved;
+}
+
+/* Idle skipping: every domain's next edge moves to the first at or after tn. */
+static void advance_to(struct gpu *g, sim_ps tn)
+{
+    for (int d = 0; d < GD_COUNT; d++) {
+        sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
+        if (nc > g->cyc[d])
+            g->cyc[d] = nc;
+    }
+}
+
 /* ---- the CPU cores without a kernel (gpu_cpu.h) ------------------------------------------- */
 
 /* A trace error of a CPU core, as a message; false when none. */
@@ -831,24 +873,10 @@ static int run_cpus(struct gpu *g, bool warm, char *msg, size_t n)
             return 0;
         if ((it & 1023) == 0 && cpu_error(g, msg, n))
             return -1;
-        sim_ps T = SIM_NEVER;
-        for (int d = 0; d < GD_COUNT; d++)
-            if (edge_time(g, d) < T)
-                T = edge_time(g, d);
+        sim_ps T = next_edge(g);
         sim_cycle now_core = T / g->per[GD_CORE];
-        if (edge_time(g, GD_DRAM) == T) {
-            tick_dram(g, g->cyc[GD_DRAM]);
-            g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
-        }
-        if (edge_time(g, GD_L2) == T) {
-            tick_l2(g, g->cyc[GD_L2]);
-            g->last_tick[GD_L2] = g->cyc[GD_L2]++;
-        }
-        if (edge_time(g, GD_ICNT) == T) {
-            if (tick_icnt(g, g->cyc[GD_ICNT], now_core))
-                last_progress = now_core;
-            g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
-        }
+        if (tick_memory_edges(g, T, now_core))
+            last_progress = now_core;
         if (edge_time(g, GD_CPU) == T) {
             if (tick_cpus(g, g->cyc[GD_CPU]))
                 last_progress = now_core;
@@ -867,18 +895,11 @@ static int run_cpus(struct gpu *g, bool warm, char *msg, size_t n)
             return -1;
         }
         if (g->idle_skip) {
-            sim_ps t_nat = SIM_NEVER;
-            for (int d = 0; d < GD_COUNT; d++)
-                if (edge_time(g, d) < t_nat)
-                    t_nat = edge_time(g, d);
+            sim_ps t_nat = next_edge(g);
             sim_ps tn = next_event_time(g, t_nat,
                                         g->cfg.deadlock_cycles ? last_progress + g->cfg.deadlock_cycles : SIM_NEVER);
             if (tn != SIM_NEVER && tn > t_nat)
-                for (int d = 0; d < GD_COUNT; d++) {
-                    sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
-                    if (nc > g->cyc[d])
-                        g->cyc[d] = nc;
-                }
+                advance_to(g, tn);
         }
     }
 }
@@ -1032,25 +1053,10 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     const uint64_t deadlock = g->cfg.deadlock_cycles;
     int rc = 0;
     for (;;) {
-        sim_ps T = SIM_NEVER;
-        for (int d = 0; d < GD_COUNT; d++)
-            if (edge_time(g, d) < T)
-                T = edge_time(g, d);
+        sim_ps T = next_edge(g);
         sim_cycle now_core = T / g->per[GD_CORE];
-        bool moved = false, skip_ok = false;
-        if (edge_time(g, GD_DRAM) == T) {
-            tick_dram(g, g->cyc[GD_DRAM]);
-            g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
-        }
-        if (edge_time(g, GD_L2) == T) {
-            tick_l2(g, g->cyc[GD_L2]);
-            g->last_tick[GD_L2] = g->cyc[GD_L2]++;
-        }
-        if (edge_time(g, GD_ICNT) == T) {
-            moved = tick_icnt(g, g->cyc[GD_ICNT], now_core);
-            g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
-        }
-        if (moved)
+        bool skip_ok = false;
+        if (tick_memory_edges(g, T, now_core))
             last_progress = now_core;
         if (edge_time(g, GD_CPU) == T) {
             tick_cpus(g, g->cyc[GD_CPU]);
@@ -1117,10 +1123,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 progress_line(g, c, kstart, t0);
         }
         if (g->idle_skip) {
-            sim_ps t_nat = SIM_NEVER;
-            for (int d = 0; d < GD_COUNT; d++)
-                if (edge_time(g, d) < t_nat)
-                    t_nat = edge_time(g, d);
+            sim_ps t_nat = next_edge(g);
             /* the core edge that will see the kernel complete must not be skipped */
             if (!skip_ok || (g->next_cta >= g->n_ctas && (g->cpu_active || reqs_in_flight(g) == 0) && all_done(g)))
                 continue;
@@ -1140,11 +1143,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             sim_ps tn = next_event_time(g, t_nat, deadline);
             if (tn != SIM_NEVER && tn > t_nat) {
                 sim_cycle c0 = g->cyc[GD_CORE];
-                for (int d = 0; d < GD_COUNT; d++) {
-                    sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
-                    if (nc > g->cyc[d])
-                        g->cyc[d] = nc;
-                }
+                advance_to(g, tn);
                 if (g->cyc[GD_CORE] > c0) {
                     account_cycles(g, c0, g->cyc[GD_CORE], kstart);
                     g->skips++;
