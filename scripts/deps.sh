@@ -15,6 +15,12 @@ command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds an
 # the CUDA runtime library (src/cudart) decompresses the PTX that nvcc embeds (zstd, LZ4)
 [ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
 [ -f /usr/include/lz4.h ] || need+=(liblz4-dev)
+# plots and HTML reports (`warpsim report`, `compare --html`, python/warpsim: docs/report.md) use
+# Debian's Python with pandas and matplotlib; tests/cli/report_test.sh renders the pages in headless Chromium
+[ -x /usr/bin/python3 ] || need+=(python3)
+/usr/bin/python3 -c "import pandas" >/dev/null 2>&1 || need+=(python3-pandas)
+/usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1 || need+=(python3-matplotlib)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # libasan/libubsan come with gcc on Debian; nothing else is needed to build or test.
 # `scripts/deps.sh fuzz` (make fuzz): also clang and libFuzzer's runtime (libclang-rt-N-dev, N = clang's major)
 if [ "${1:-}" = fuzz ]; then

@@ -32,6 +32,15 @@ int cmd_bench(int argc, char **argv);
 int cmd_trace(int argc, char **argv);   /* cmd_trace.c */
 int cmd_pdp(int argc, char **argv);     /* cmd_pdp.c: HeteroPDP */
 
+int cmd_report(int argc, char **argv);  /* cmd_report.c: HTML report (Python: pandas + matplotlib) */
+int cmd_compare(int argc, char **argv); /* cmd_compare.c */
+/* The Python side (cmd_report.c, docs/report.md): find a Python 3 that imports pandas, matplotlib and the
+   package python/warpsim (0, or -1 with a message naming what is missing and how to get it); run
+   `PYTHON -m module argv...` (the exit code of `warpsim CMD`); write DIR/report.html at the end of a study
+   (or one stderr line saying why not). */
+int cli_python_find(char *py, size_t npy, char *pydir, size_t npd, char *why, size_t nwhy);
+int cli_python_run(const char *cmd, const char *module, int argc, char **argv);
+void cli_study_report(const char *dir);
 /* Statistics of one kernel (by name) summed over its launches. */
 #define CLI_MAX_KERNELS 32
 struct kernel_stats {

@@ -811,6 +811,8 @@ int cmd_study(int argc, char **argv)
             return EXIT_SIM_ERROR;
         }
         int r = studies[i].fn(&o);
+        if (!o.emit_format && r != EXIT_USAGE)
+            cli_study_report(dir);   /* DIR/report.html (cmd_report.c; needs Python with pandas, matplotlib) */
         if (r > rc)
             rc = r;
     }

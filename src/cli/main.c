@@ -26,6 +26,9 @@ static void usage(FILE *f)
           "  trace from-kernel WORKLOAD  a GPU kernel as CPU traces (SIMD batches); time it on CPU cores\n"
           "  pdp SUB         HeteroPDP: kernel features, train/predict/schedule CPU-vs-GPU (pdp --help)\n"
           "  exec -- PROG    run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU\n"
+          "  report PATH...  one HTML page of plots for runs, sweeps or studies (needs Python: pandas,\n"
+          "                  matplotlib)\n"
+          "  compare A B...  what differs between runs: statistics, configuration, policy parameters\n"
           "\n"
           "`warpsim COMMAND --help` describes a command's options.\n",
           f);
@@ -60,8 +63,12 @@ int main(int argc, char **argv)
         return cmd_pdp(argc - 1, argv + 1);
     if (strcmp(cmd, "exec") == 0)
         return cmd_exec(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(argc - 1, argv + 1);
     fprintf(stderr,
-            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace, pdp, exec; see warpsim --help)\n",
+            "warpsim: unknown command '%s' (commands: run, list, ptx-check, bench, sweep, study, trace, pdp, exec, report, compare; see warpsim --help)\n",
             cmd);
     return EXIT_USAGE;
 }
