@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/version.h"
 #include "fe/ptx/ptx_ir.h"
 #include "warpsim/warpsim.h"
 #include "workload.h"
@@ -31,7 +32,6 @@ int cmd_ptx_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_trace(int argc, char **argv);   /* cmd_trace.c */
 int cmd_pdp(int argc, char **argv);     /* cmd_pdp.c: HeteroPDP */
-
 int cmd_report(int argc, char **argv);  /* cmd_report.c: HTML report (Python: pandas + matplotlib) */
 int cmd_compare(int argc, char **argv); /* cmd_compare.c */
 /* The Python side (cmd_report.c, docs/report.md): find a Python 3 that imports pandas, matplotlib and the
@@ -41,6 +41,7 @@ int cmd_compare(int argc, char **argv); /* cmd_compare.c */
 int cli_python_find(char *py, size_t npy, char *pydir, size_t npd, char *why, size_t nwhy);
 int cli_python_run(const char *cmd, const char *module, int argc, char **argv);
 void cli_study_report(const char *dir);
+
 /* Statistics of one kernel (by name) summed over its launches. */
 #define CLI_MAX_KERNELS 32
 struct kernel_stats {
@@ -68,7 +69,7 @@ struct wl_exec {
     struct kernel_stats kernels[CLI_MAX_KERNELS];
     unsigned nkernels;
     uint64_t iclass_warp[PIC_COUNT];
-    int progress;              /* print a progress line to stderr after each launch */
+    int progress;              /* enum gpu_progress: progress on stderr during timing launches */
     ws_limits limits;          /* --max-warp-insns, --max-cycles, --max-seconds (0 = none) */
 
     /* timing mode (the default of `run`; functional when timing == 0) */
@@ -101,6 +102,11 @@ struct wl_exec {
 /* Free what cli_exec_workload captured. */
 void cli_exec_free(struct wl_exec *x);
 
+/* Warp instruction counts of earlier runs of the same inputs (run_counts.c), for the progress ETA:
+   0 when unknown.  Remembered after a run that finished. */
+uint64_t cli_known_warp_insns(const struct wl_exec *x);
+void cli_remember_warp_insns(const struct wl_exec *x, uint64_t warp_insns);
+
 /* Timing configuration (cli_config.c): load --config (an existing file, else a
    built-in preset by name, with or without ".config") into c.  -1 + message. */
 struct cfg;
@@ -119,6 +125,11 @@ ws_status cli_exec_workload(struct wl_exec *x);
 int cli_parse_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 int cli_parse_seconds(const char *cmd, const char *opt, const char *s, double *out);
 int cli_is_help(const char *a);
+/* cli_args.c: "--name=value" becomes "--name" "value" in argv (up to a "--"; -1 when out of memory);
+   an unknown option's message names the nearest option of the command's --help text, if one is close */
+int cli_split_long_options(int *argc, char ***argv);
+int cli_nearest_option(void (*usage)(FILE *), const char *given, char *best, size_t n);
+void cli_unknown_option(const char *cmd, const char *given, void (*usage)(FILE *));
 double cli_now(void);   /* monotonic seconds */
 
 

@@ -85,11 +85,11 @@ static void on_launch(void *user, const struct ws_launch_info *li)
         x->iclass_warp[c] += li->iclass_warp[c];
     x->sim_seconds += li->wall_seconds;
     x->sim_cpu_seconds += li->cpu_seconds;
-    if (x->progress) {
+    if (x->progress == GPU_PROGRESS_TTY) {   /* plain-line mode: the timing model's periodic lines suffice */
         uint64_t total = 0;
         for (unsigned i = 0; i < x->nkernels; i++)
             total += x->kernels[i].warp_insns;
-        fprintf(stderr, "\r[warpsim] %s: launch %llu (%s), %llu warp insns so far   ", x->wl->name,
+        fprintf(stderr, "\r[warpsim] %s: launch %llu (%s), %llu warp insns so far\033[K", x->wl->name,
                 (unsigned long long)(k ? k->launches : 0), li->kernel, (unsigned long long)total);
         fflush(stderr);
     }
@@ -183,7 +183,9 @@ ws_status cli_exec_workload(struct wl_exec *x)
             wsDestroy(ctx);
             return x->status;
         }
-        gpu_set_progress(ws_gpu(ctx), x->progress != 0);
+        gpu_set_progress(ws_gpu(ctx), (enum gpu_progress)x->progress);
+        if (x->progress)
+            gpu_set_progress_expect(ws_gpu(ctx), cli_known_warp_insns(x));
     }
     x->nkernels = 0;
     x->sim_seconds = 0;
@@ -243,8 +245,11 @@ ws_status cli_exec_workload(struct wl_exec *x)
         CAPTURE(x->effective_config, (gpu_config_write(f, gpu_config(g)), gpu_write_policy_params(g, f)));
     }
     wsDestroy(ctx);
-    if (x->progress)
+    if (x->progress == GPU_PROGRESS_TTY)
         fputs("\r\033[K", stderr);
+    /* a verified run went through the whole instruction stream: its count is the next run's ETA */
+    if (x->status == WS_SUCCESS && x->result.verified)
+        cli_remember_warp_insns(x, x->stats.warp_insns);
     return x->status;
 }
 

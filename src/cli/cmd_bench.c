@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "core/config.h"
-#include "json.h"
+#include "core/json.h"
 #include "sys/gpu_config.h"
 
 struct bench_row {
@@ -291,6 +291,9 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--cpu-mix") == 0) {
             cpu_mix = v;
             i++;
+        } else if (a[0] == '-') {
+            cli_unknown_option("bench", a, bench_usage);
+            return EXIT_USAGE;
         } else {
             fprintf(stderr, "warpsim bench: unknown argument '%s' (see warpsim bench --help)\n", a);
             return EXIT_USAGE;

@@ -20,6 +20,8 @@
 
 int cmd_exec(int argc, char **argv);
 
+#define GPGPUSIM_CWD_CONFIG "gpgpusim.config"
+
 static void exec_usage(FILE *f)
 {
     fputs("usage: warpsim exec [options] [--] PROGRAM [ARGS...]\n"
@@ -32,7 +34,8 @@ static void exec_usage(FILE *f)
           "the program's.\n"
           "\n"
           "options (as `warpsim run`):\n"
-          "  --config FILE|PRESET     machine configuration (default: the built-in GTX480)\n"
+          "  --config FILE|PRESET     machine configuration (default: ./gpgpusim.config when the working\n"
+          "                           directory has one, as for GPGPU-Sim; else the built-in GTX480)\n"
           "  --set OPTION=VALUE       override one option; repeatable, applied after --config\n"
           "  --warp-sched, --cta-sched, --l1-repl, --l2-repl, --l1-bypass, --l2-bypass, --cm NAME\n"
           "                           policies (warpsim list --policies)\n"
@@ -286,6 +289,14 @@ int cmd_exec(int argc, char **argv)
                 ts = ts_default;
             }
         }
+    }
+    /* GPGPU-Sim reads gpgpusim.config from the working directory; so does `warpsim exec` when no --config
+       names a machine (docs/config.md, "GPGPU-Sim configs") */
+    struct stat cst;
+    if (!functional && !o.config && stat(GPGPUSIM_CWD_CONFIG, &cst) == 0 && S_ISREG(cst.st_mode)) {
+        o.config = GPGPUSIM_CWD_CONFIG;
+        fprintf(stderr, "warpsim exec: using ./" GPGPUSIM_CWD_CONFIG " from the working directory (--config "
+                        "chooses another machine)\n");
     }
     /* the machine: validated now, handed over as its effective configuration */
     char cfg_tmp[] = "/tmp/warpsim-exec-XXXXXX";

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "json.h"
+#include "core/json.h"
 #include "pdp/decide.h"
 #include "pdp/features.h"
 #include "pdp/model.h"

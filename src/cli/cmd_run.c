@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "json.h"
+#include "core/json.h"
 #include "policy/cta_sched.h"
 #include "policy/bypass.h"
 #include "policy/cm.h"
 #include "policy/repl.h"
 #include "policy/warp_sched.h"
+#include "sys/gpu_config.h"
+#include "sys/gpu.h"
 
 static void run_usage(FILE *f)
 {
@@ -39,7 +41,14 @@ static void run_usage(FILE *f)
           "  --max-seconds S          stop after S host seconds spent in launches (default: " CLI_STR(CLI_DEFAULT_MAX_SECONDS) ")\n"
           "                           A run stopped at a limit exits 3, names the kernel and how far it\n"
           "                           got, and (timing mode) reports the statistics up to that point.\n"
+          "                           GPGPU-Sim's -gpgpu_max_cycle, -gpgpu_max_insn and -gpgpu_max_cta\n"
+          "                           (--set, or in a config) stop the whole run instead: the statistics\n"
+          "                           so far, status \"stopped at limit\", outputs not verified, exit 0\n"
           "  -v, --verbose            print the driver's notes\n"
+          "  -q, --quiet              no progress on stderr (timing runs print it once they have taken\n"
+          "                           2 s: one updating line on a terminal, a plain line every 10 s\n"
+          "                           otherwise, with an ETA when an earlier run of the same inputs\n"
+          "                           counted the instructions; docs/timing.md \"Progress\")\n"
           "\n"
           "timing options:\n"
           "  --config FILE|PRESET     machine configuration in gpgpusim.config syntax: a file, or a\n"
@@ -74,9 +83,15 @@ static void run_usage(FILE *f)
           "  --kernel-stats           print every kernel's full statistics, not just the totals\n"
           "  --warn-unknown-options   unknown config options warn instead of failing\n"
           "\n"
-          "exit status: 0 verified, 1 output mismatch, 2 bad input (usage, configuration, input file),\n"
-          "3 simulation error (memory checker, deadlock, watchdog, a limit above)\n",
+          "exit status: 0 verified or stopped at a -gpgpu_max_* limit, 1 output mismatch, 2 bad input (usage,\n"
+          "configuration, input file), 3 simulation error (memory checker, deadlock, watchdog, a limit above)\n",
           f);
+}
+
+/* The run stopped at one of GPGPU-Sim's limits (-gpgpu_max_cycle/_insn/_cta): not an error. */
+static int stopped_at_limit(const struct wl_exec *x)
+{
+    return x->status == WS_ERROR_LIMIT && strstr(x->error, GPU_SIM_LIMIT_TAG) != NULL;
 }
 
 static void write_json(FILE *f, const struct wl_exec *x, int functional, const char *cmdline,
@@ -84,7 +99,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
 {
     struct json j;
     json_begin(&j, f);
-    json_str(&j, "warpsim_version", "0.1");
+    json_str(&j, "warpsim_version", warpsim_version);
+    json_str(&j, "warpsim_commit", warpsim_commit);
     json_str(&j, "command", cmdline);
     json_str(&j, "workload", x->wl->name);
     json_str(&j, "size", wl_size_name(x->opts.size));
@@ -107,11 +123,14 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
         if (x->cpu_apps)
             json_str(&j, "cpu_apps", x->cpu_apps);
     }
-    json_str(&j, "status", wsStatusName(x->status));
-    if (x->status != WS_SUCCESS)
+    int at_limit = stopped_at_limit(x);
+    json_str(&j, "status", at_limit ? "stopped at limit" : wsStatusName(x->status));
+    if (at_limit)
+        json_str(&j, "limit", x->error);
+    else if (x->status != WS_SUCCESS)
         json_str(&j, "error", x->error);
-    json_bool(&j, "verified", x->result.verified);
-    json_str(&j, "verify_detail", x->result.detail);
+    json_bool(&j, "verified", at_limit ? 0 : x->result.verified);
+    json_str(&j, "verify_detail", at_limit ? "not verified: the simulation stopped at a limit" : x->result.detail);
     json_str(&j, "tolerance", x->wl->tolerance);
     json_dbl(&j, "max_abs_err", x->result.max_abs_err);
     json_obj(&j, "stats");
@@ -198,7 +217,7 @@ int cmd_run(int argc, char **argv)
     x.limits.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
     x.limits.max_seconds = CLI_DEFAULT_MAX_SECONDS;
     const char *out = NULL, *name = NULL;
-    int functional = 0, no_alone = 0;
+    int functional = 0, no_alone = 0, quiet = 0;
     char cmdline[2048] = "warpsim";
     for (int i = 0; i < argc; i++) {
         size_t used = strlen(cmdline);
@@ -214,6 +233,8 @@ int cmd_run(int argc, char **argv)
             functional = 1;
         } else if (strcmp(a, "--no-alone") == 0) {
             no_alone = 1;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            quiet = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             x.opts.verbose = 1;
         } else if (strcmp(a, "--kernel-stats") == 0) {
@@ -317,7 +338,7 @@ int cmd_run(int argc, char **argv)
                 out = v;
             }
         } else if (a[0] == '-') {
-            fprintf(stderr, "warpsim run: unknown option '%s' (see warpsim run --help)\n", a);
+            cli_unknown_option("run", a, run_usage);
             return EXIT_USAGE;
         } else if (!name) {
             name = a;
@@ -375,7 +396,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    x.progress = isatty(2);
+    x.progress = quiet ? GPU_PROGRESS_OFF : isatty(2) ? GPU_PROGRESS_TTY : GPU_PROGRESS_LINES;
     cli_exec_workload(&x);
     if (x.setup_failed || x.result.bad_input) {
         if (x.setup_failed)
@@ -392,7 +413,10 @@ int cmd_run(int argc, char **argv)
 
     printf("warpsim: %s (size %s, seed %" PRIu64 ", %s)\n", x.wl->name, wl_size_name(x.opts.size), x.opts.seed,
            functional ? "functional" : "timing");
-    if (x.status != WS_SUCCESS) {
+    const int at_limit = stopped_at_limit(&x);
+    if (at_limit) {
+        printf("status = stopped at limit (%s)\n", strstr(x.error, GPU_SIM_LIMIT_TAG) + strlen(GPU_SIM_LIMIT_TAG));
+    } else if (x.status != WS_SUCCESS) {
         fprintf(stderr, "warpsim run: %s failed: %s\n%s\n", x.wl->name, wsStatusName(x.status), x.error);
         if (x.status == WS_ERROR_LIMIT)
             fprintf(stderr, "warpsim run: raise the limit or turn it off with --max-warp-insns, --max-cycles or "
@@ -428,7 +452,9 @@ int cmd_run(int argc, char **argv)
         printf("\n==== timing statistics ====\n");
         fputs(x.timing_text, stdout);
     }
-    if (x.status == WS_SUCCESS)
+    if (at_limit)
+        printf("verify = NOT VERIFIED (the simulation stopped at a limit; the statistics cover the run up to it)\n");
+    else if (x.status == WS_SUCCESS)
         printf("verify = %s (%s)\n", x.result.verified ? "PASSED" : "FAILED", x.result.detail);
     /* on the CPU-GPU chip: the alone runs and seed 004's metrics */
     struct hetero_metrics *hm = calloc(1, sizeof *hm);
@@ -443,7 +469,8 @@ int cmd_run(int argc, char **argv)
     /* a launch rejected as configured (a policy's parameters or input file, a CTA that does not fit the
        machine, a --ptx kernel whose parameters differ from the workload's) is bad input, not a fault of
        the simulated program */
-    int rc = x.status == WS_ERROR_INVALID_VALUE ? EXIT_USAGE
+    int rc = at_limit                           ? EXIT_OK
+             : x.status == WS_ERROR_INVALID_VALUE ? EXIT_USAGE
              : x.status != WS_SUCCESS           ? EXIT_SIM_ERROR
              : x.result.verified                ? EXIT_OK
                                                 : EXIT_VERIFY_FAILED;

@@ -747,7 +747,7 @@ int cmd_study(int argc, char **argv)
                 }
             }
         } else if (a[0] == '-') {
-            fprintf(stderr, "warpsim study: unknown option '%s' (see warpsim study --help)\n", a);
+            cli_unknown_option("study", a, study_usage);
             return EXIT_USAGE;
         } else if (!which) {
             which = a;

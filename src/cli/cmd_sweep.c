@@ -203,6 +203,9 @@ int cmd_sweep(int argc, char **argv)
             } else {
                 out = v;
             }
+        } else if (a[0] == '-') {
+            cli_unknown_option("sweep", a, sweep_usage);
+            goto out;
         } else {
             fprintf(stderr, "warpsim sweep: unknown argument '%s' (see warpsim sweep --help)\n", a);
             goto out;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json.h"
+#include "core/json.h"
 #include "core/host_clock.h"
 #include "cpu/cpu_mem_fixed.h"
 #include "cpu/trace.h"

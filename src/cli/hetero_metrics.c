@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json.h"
+#include "core/json.h"
 
 /* a copy of the shared run's settings with one more --set at the end (it wins) */
 static void with_set(struct wl_exec *y, const struct wl_exec *x, const char *name, const char *value)

@@ -1,4 +1,5 @@
 /* main.c - `warpsim` entry point: dispatch to the subcommands. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,7 +31,8 @@ static void usage(FILE *f)
           "                  matplotlib)\n"
           "  compare A B...  what differs between runs: statistics, configuration, policy parameters\n"
           "\n"
-          "`warpsim COMMAND --help` describes a command's options.\n",
+          "`warpsim COMMAND --help` describes a command's options; `warpsim --version` prints the\n"
+          "version and the git commit of the build.\n",
           f);
 }
 
@@ -40,9 +42,17 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (cli_split_long_options(&argc, &argv) != 0) {
+        fprintf(stderr, "warpsim: out of memory\n");
+        return EXIT_USAGE;
+    }
     const char *cmd = argv[1];
     if (cli_is_help(cmd)) {
         usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 || strcmp(cmd, "version") == 0) {
+        printf("warpsim %s (commit %s)\n", warpsim_version, warpsim_commit);
         return EXIT_OK;
     }
     if (strcmp(cmd, "run") == 0)

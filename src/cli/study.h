@@ -10,7 +10,7 @@
  * policy and workload registries, to say up front which columns of a study
  * cannot be produced by this build.
  *
- * Prefixes: jr_ (JSON reader, study_json.c), sw_ (runs, execution, CSV,
+ * Prefixes: jr_ (JSON reader, core/json_read.c), sw_ (runs, execution, CSV,
  * emit: study_sweep.c), st_ (study tables, means, helpers: cmd_study.c).
  */
 #ifndef WARPSIM_CLI_STUDY_H
@@ -20,19 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- JSON reader (study_json.c): lookups by dotted path in a document held
-   as one string; nothing is allocated. ---- */
+#include "core/json.h"   /* jr_*: the JSON reader */
 
-/* 1 when text is one complete, well-formed JSON value (trailing white space
-   allowed).  A result file cut short by a killed run fails this. */
-int jr_valid(const char *text);
-/* Start of the value at "a.b.c" (object members only), or NULL. */
-const char *jr_lookup(const char *text, const char *path);
-/* 0 and *out on success; -1 when absent or of another type. */
-int jr_number(const char *text, const char *path, double *out);
-int jr_bool(const char *text, const char *path, int *out);
-/* String value unescaped into buf (\uXXXX outside ASCII becomes '?'). */
-int jr_string(const char *text, const char *path, char *buf, size_t n);
 /* Whole file as a NUL-terminated malloc'ed string (NULL if unreadable). */
 char *sw_read_file(const char *path, size_t *len);
 

@@ -64,9 +64,8 @@ static void cfg_err_set(struct cfg_error *err, const char *file, uint32_t line, 
 
 void cfg_init(struct cfg *c, struct arena *a)
 {
+    memset(c, 0, sizeof *c);
     c->arena = a;
-    c->e = NULL;
-    c->n = c->cap = 0;
 }
 
 static int cfg_push(struct cfg *c, const char *name, size_t name_len, const char *value, const char *file,
@@ -100,6 +99,21 @@ int cfg_set(struct cfg *c, const char *name, const char *value, const char *orig
     if (!v || !o)
         return -1;
     return cfg_push(c, name, strlen(name), v, o, 0, 0);
+}
+
+int cfg_insert_after(struct cfg *c, const struct cfg_entry *at, const char *name, const char *value)
+{
+    if (!at || at < c->e || at >= c->e + c->n || !name || !value)
+        return -1;
+    size_t idx = (size_t)(at - c->e);
+    struct cfg_entry src = *at;
+    const char *v = arena_strdup(c->arena, value);
+    if (!v || cfg_push(c, name, strlen(name), v, src.file, src.line, src.col))
+        return -1;
+    struct cfg_entry ne = c->e[c->n - 1];
+    memmove(&c->e[idx + 2], &c->e[idx + 1], sizeof *c->e * (c->n - 1 - (idx + 1)));
+    c->e[idx + 1] = ne;
+    return 0;
 }
 
 const struct cfg_entry *cfg_find(const struct cfg *c, const char *name)
@@ -200,25 +214,41 @@ static int cfg_parse(struct cfg *c, struct cfg_load *ld, const char *text, size_
         /* expect a value */
         const char *value;
         if (*p == '"') {
+            /* a quoted value may span lines (GPGPU-Sim's configs wrap long DRAM timing strings):
+               each line break is dropped with the spaces and tabs around it */
             const char *q = p + 1;
-            size_t n = 0;
-            while (q < end && *q != '"' && *q != '\n') {
+            uint32_t qline = line;
+            const char *qline_start = line_start;
+            while (q < end && *q != '"') {
                 if (*q == '\\' && q + 1 < end && (q[1] == '"' || q[1] == '\\'))
                     q++;
+                else if (*q == '\n') {
+                    line++;
+                    line_start = q + 1;
+                }
                 q++;
-                n++;
             }
-            if (q == end || *q != '"') {
-                cfg_err_set(err, file, line, COL(p), "-%.*s: unterminated quoted value", (int)pend_len, pend_name);
+            if (q == end) {
+                cfg_err_set(err, file, qline, (uint32_t)(p - qline_start) + 1, "-%.*s: unterminated quoted value",
+                            (int)pend_len, pend_name);
                 return -1;
             }
-            tmp = arena_alloc(c->arena, n + 1);
+            tmp = arena_alloc(c->arena, (size_t)(q - p));
             if (!tmp)
                 goto oom;
             size_t k = 0;
             for (const char *s = p + 1; s < q; s++) {
-                if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-                    s++;
+                if (*s == '\\' && (s[1] == '"' || s[1] == '\\')) {
+                    tmp[k++] = *++s;
+                    continue;
+                }
+                if (*s == '\n') {
+                    while (k && (tmp[k - 1] == ' ' || tmp[k - 1] == '\t' || tmp[k - 1] == '\r'))
+                        k--;
+                    while (s + 1 < q && cfg_is_space(s[1]))
+                        s++;
+                    continue;
+                }
                 tmp[k++] = *s;
             }
             tmp[k] = '\0';
@@ -508,9 +538,22 @@ bad:
     return -1;
 }
 
+/* Remember a table for the "did you mean" of unknown options. */
+static void cfg_note_table(struct cfg *c, const struct cfg_opt *opts, size_t n)
+{
+    for (unsigned k = 0; k < c->ntab; k++)
+        if (c->tab[k] == opts)
+            return;
+    if (c->ntab < CFG_MAX_TABLES) {
+        c->tab[c->ntab] = opts;
+        c->ntab_opts[c->ntab++] = n;
+    }
+}
+
 int cfg_apply(struct cfg *c, const struct cfg_opt *opts, size_t n, void *obj, struct cfg_error *err)
 {
     char why[sizeof err->msg];
+    cfg_note_table(c, opts, n);
     for (size_t i = 0; i < n; i++) {
         const struct cfg_opt *o = &opts[i];
         void *field = (char *)obj + o->offset;
@@ -522,7 +565,7 @@ int cfg_apply(struct cfg *c, const struct cfg_opt *opts, size_t n, void *obj, st
         const struct cfg_entry *last = NULL;
         for (uint32_t k = 0; k < c->n; k++) {
             if (strcmp(c->e[k].name, o->name) == 0) {
-                c->e[k].used = 1;    /* earlier occurrences are overridden, not unknown */
+                c->e[k].used = CFG_USED;    /* earlier occurrences are overridden, not unknown */
                 last = &c->e[k];
             }
         }
@@ -534,23 +577,149 @@ int cfg_apply(struct cfg *c, const struct cfg_opt *opts, size_t n, void *obj, st
     return 0;
 }
 
-int cfg_check_unused(const struct cfg *c, int warn_only, FILE *warn, struct cfg_error *err)
+unsigned cfg_mark_ignored(struct cfg *c, const char *const *names, size_t n)
+{
+    if (c->nign < CFG_MAX_TABLES) {
+        unsigned k;
+        for (k = 0; k < c->nign && c->ign[k] != names; k++)
+            ;
+        if (k == c->nign) {
+            c->ign[c->nign] = names;
+            c->nign_names[c->nign++] = n;
+        }
+    }
+    unsigned marked = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (c->e[i].used == CFG_USED)
+            continue;
+        for (size_t k = 0; k < n; k++)
+            if (strcmp(c->e[i].name, names[k]) == 0) {
+                if (c->e[i].used != CFG_IGNORED)
+                    marked++;
+                c->e[i].used = CFG_IGNORED;
+                break;
+            }
+    }
+    return marked;
+}
+
+/* Edit distance (insert, delete, substitute, swap of neighbours), capped at cap + 1. */
+static unsigned cfg_distance(const char *a, const char *b, unsigned cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return cap + 1;
+    if ((la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
+    unsigned d[66][66];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb] > cap ? cap + 1 : d[la][lb];
+}
+
+/* cand is name with a prefix ending in '_' ("gpgpu_smem_latency" for "smem_latency") */
+static int cfg_prefixed(const char *cand, const char *name, size_t len)
+{
+    size_t cl = strlen(cand);
+    return cl > len + 1 && cand[cl - len - 1] == '_' && strcmp(cand + cl - len, name) == 0;
+}
+
+const char *cfg_suggest(const struct cfg *c, const char *name)
+{
+    size_t len = strlen(name);
+    /* a known option that only adds a prefix ("gpgpu_") is the likeliest meaning */
+    for (unsigned t = 0; t < c->ntab; t++)
+        for (size_t i = 0; i < c->ntab_opts[t]; i++)
+            if (cfg_prefixed(c->tab[t][i].name, name, len))
+                return c->tab[t][i].name;
+    /* else the nearest within a third of the name's length in edits, at least 1, at most 4 */
+    unsigned cap = (unsigned)(len / 3);
+    cap = cap < 1 ? 1 : cap > 4 ? 4 : cap;
+    const char *best = NULL;
+    unsigned bd = cap + 1;
+    for (unsigned t = 0; t < c->ntab; t++)
+        for (size_t i = 0; i < c->ntab_opts[t]; i++) {
+            unsigned d = cfg_distance(name, c->tab[t][i].name, cap);
+            if (d < bd) {
+                bd = d;
+                best = c->tab[t][i].name;
+            }
+        }
+    for (unsigned t = 0; t < c->nign; t++)
+        for (size_t i = 0; i < c->nign_names[t]; i++) {
+            unsigned d = cfg_distance(name, c->ign[t][i], cap);
+            if (d < bd) {
+                bd = d;
+                best = c->ign[t][i];
+            }
+        }
+    return best;
+}
+
+int cfg_check_unused(struct cfg *c, int warn_only, FILE *warn, struct cfg_error *err)
 {
     for (uint32_t i = 0; i < c->n; i++) {
         const struct cfg_entry *e = &c->e[i];
         if (e->used)
             continue;
+        const char *near = cfg_suggest(c, e->name);
+        char hint[160] = "";
+        if (near)
+            snprintf(hint, sizeof hint, " (did you mean '-%s'?)", near);
         if (!warn_only) {
-            cfg_err_set(err, e->file, e->line, e->col, "unknown option '-%s'", e->name);
+            cfg_err_set(err, e->file, e->line, e->col, "unknown option '-%s'%s", e->name, hint);
             return -1;
         }
         if (!warn)
             continue;
         if (e->line)
-            fprintf(warn, "%s:%" PRIu32 ":%" PRIu32 ": warning: unknown option '-%s' (ignored)\n", e->file, e->line,
-                    e->col, e->name);
+            fprintf(warn, "%s:%" PRIu32 ":%" PRIu32 ": warning: unknown option '-%s'%s (ignored)\n", e->file,
+                    e->line, e->col, e->name, hint);
         else
-            fprintf(warn, "%s: warning: unknown option '-%s' (ignored)\n", e->file, e->name);
+            fprintf(warn, "%s: warning: unknown option '-%s'%s (ignored)\n", e->file, e->name, hint);
+    }
+    if (warn && !c->ignored_reported) {
+        /* one line: every ignored option once, in the order first written */
+        size_t cnt = 0, used = 0, cap = 0;
+        char *line = NULL;
+        for (uint32_t i = 0; i < c->n; i++) {
+            if (c->e[i].used != CFG_IGNORED)
+                continue;
+            uint32_t k;
+            for (k = 0; k < i && !(c->e[k].used == CFG_IGNORED && strcmp(c->e[k].name, c->e[i].name) == 0); k++)
+                ;
+            if (k < i)
+                continue;
+            size_t need = strlen(c->e[i].name) + 4;
+            if (used + need + 1 > cap) {
+                size_t ncap = (cap ? cap * 2 : 1024) + need;
+                char *nl = realloc(line, ncap);
+                if (!nl)
+                    break;
+                line = nl;
+                cap = ncap;
+            }
+            used += (size_t)snprintf(line + used, cap - used, "%s-%s", cnt ? ", " : "", c->e[i].name);
+            cnt++;
+        }
+        if (cnt)
+            fprintf(warn, "warning: %zu GPGPU-Sim option%s that warpsim does not model %s ignored: %s\n", cnt,
+                    cnt == 1 ? "" : "s", cnt == 1 ? "was" : "were", line);
+        free(line);
+        c->ignored_reported = 1;
     }
     return 0;
 }

@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json.h"
+#include "core/json.h"
 #include "core/arena.h"
 #include "core/config.h"
+#include "core/version.h"
 #include "fe/ptx/ptx_exec.h"
 #include "fe/ptx/ptx_ir.h"
 #include "fatbin.h"
@@ -195,6 +196,31 @@ static int env_u64(const char *name, uint64_t *out)
 
 static void report_at_exit(void);
 
+/* __managed__ variables of fatbinary fb (NULL: every one): moved to host-aliased memory
+   (ws_module_make_managed) and their host pointers (nvcc's `static T *var` behind the shadow)
+   aimed at it, so host and device read and write the same bytes. */
+static void bind_managed(const struct rt_fatbin *fb)
+{
+    for (unsigned i = 0; i < RT->nvars; i++) {
+        struct rt_var *v = &RT->vars[i];
+        if (!v->managed || (fb && v->fb != fb) || !v->fb || !v->fb->mod || !v->host)
+            continue;
+        ws_devptr a = 0;
+        if (ws_module_make_managed(v->fb->mod, v->name, &a) != WS_SUCCESS) {
+            fprintf(stderr, "warpsim cudart: __managed__ variable %s: %s\n", v->name, wsGetErrorMessage(RT->ctx));
+            continue;
+        }
+        void **slot = (void **)(uintptr_t)v->host;
+        *slot = (void *)(uintptr_t)a;
+    }
+}
+
+void cudart_flush(void)
+{
+    if (RT->ctx)
+        ws_device_output_flush(RT->ctx, stdout, stderr);
+}
+
 static cudaError_t create_ctx(void)
 {
     ws_ctx_opts o = {0};
@@ -247,9 +273,12 @@ static cudaError_t create_ctx(void)
         lim.max_seconds = (double)v;
     wsSetLimits(RT->ctx, &lim);
     ws_set_launch_hook(RT->ctx, on_launch, NULL);
+    /* device printf output waits for a synchronisation point, as CUDA's does */
+    ws_device_output_defer(RT->ctx, 1);
     for (unsigned i = 0; i < RT->nfbs; i++)
         if (RT->fbs[i] && !RT->fbs[i]->mod && !RT->fbs[i]->msg)
             load_fatbin(RT->fbs[i]);
+    bind_managed(NULL);
     atexit(report_at_exit);
     return cudaSuccess;
 }
@@ -286,7 +315,8 @@ static void write_json(FILE *f, const char *cmd, const char *report_json)
     wsGetStats(RT->ctx, &s);
     struct json j;
     json_begin(&j, f);
-    json_str(&j, "warpsim_version", "0.1");
+    json_str(&j, "warpsim_version", warpsim_version);
+    json_str(&j, "warpsim_commit", warpsim_commit);
     json_str(&j, "command", cmd);
     json_str(&j, "mode", RT->timing ? "timing" : "functional");
     if (RT->timing)
@@ -320,6 +350,7 @@ static void write_json(FILE *f, const char *cmd, const char *report_json)
 
 static void report_at_exit(void)
 {
+    cudart_flush();   /* what the last kernels printed, if the program did not synchronise */
     const char *q = env("WARPSIM_CUDART_QUIET");
     if (!RT->ctx || (q && strcmp(q, "0") != 0))
         return;
@@ -398,9 +429,14 @@ CUDART_API void __cudaUnregisterFatBinary(void **handle)
     (void)handle;
 }
 
+/* Called by nvcc's host code at the first host access to a __managed__ variable: the device
+   (and the variable's memory) must exist from then on. */
 CUDART_API char __cudaInitModule(void **handle)
 {
-    (void)handle;
+    cudaError_t e;
+    if (!cudart_ctx(&e))
+        return 0;
+    bind_managed((const struct rt_fatbin *)handle);
     return 1;
 }
 
@@ -539,13 +575,26 @@ static cudaError_t launch(const struct rt_func *f, cudart_dim3 grid, cudart_dim3
     if (shmem > UINT32_MAX)
         return cudart_ret(cudaErrorInvalidValue);
     ws_dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    /* CUDA writes the device printf output of earlier kernels when a launch starts */
+    cudart_flush();
     /* the history only tells whether this launch passed validation (the report sums in on_launch) */
     ws_launch_history_clear(ctx);
+    uint64_t asserts = ws_device_asserts(ctx);
     ws_status st = wsLaunchKernel(ctx, f->fb->mod, f->name, g, b, (unsigned)shmem, args);
     if (st == WS_SUCCESS)
         return cudaSuccess;
     int ran = ws_launch_count(ctx) > 0;
     const char *m = wsGetErrorMessage(ctx);
+    if (ran && ws_device_asserts(ctx) != asserts) {
+        /* a device-side assert: its messages come out at the next synchronisation, which (like every
+           later call) returns cudaErrorAssert; the launch itself succeeded, as an asynchronous one does */
+        if (first_fail == WS_SUCCESS) {
+            first_fail = st;
+            snprintf(first_fail_msg, sizeof first_fail_msg, "%s: %s", f->name, m);
+        }
+        RT->sticky_error = cudaErrorAssert;
+        return cudaSuccess;
+    }
     fprintf(stderr, "warpsim cudart: kernel %s<<<(%u,%u,%u),(%u,%u,%u),%zu>>> failed (%s): %s\n", f->name, grid.x,
             grid.y, grid.z, block.x, block.y, block.z, shmem, wsStatusName(st), m);
     if (first_fail == WS_SUCCESS) {

@@ -73,19 +73,40 @@ CUDART_API cudaError_t cudaMallocHost(void **p, size_t n)
 
 CUDART_API cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
 {
-    if (flags & 0x02u)   /* cudaHostAllocMapped */
-        return cudart_unsupported("cudaHostAlloc(cudaHostAllocMapped)",
-                                  "device code cannot reach host memory in warpsim; copy with cudaMemcpy instead");
+    if (flags & 0x02u) {   /* cudaHostAllocMapped: host memory kernels can reach, as managed memory is */
+        NEED_CTX(ctx);
+        if (!p)
+            return cudart_ret(cudaErrorInvalidValue);
+        ws_devptr d = 0;
+        ws_status st = ws_malloc_managed(ctx, &d, n ? n : 1);
+        *p = (void *)(uintptr_t)d;
+        return st == WS_SUCCESS ? cudaSuccess : cudart_ret(cudaErrorMemoryAllocation);
+    }
     return cudaMallocHost(p, n);
 }
 
 CUDART_API cudaError_t cudaFreeHost(void *p)
 {
+    if (RT->ctx && ws_is_managed(RT->ctx, dp(p)))   /* a cudaHostAllocMapped buffer */
+        return ws_call(RT->ctx, "cudaFreeHost", wsFree(RT->ctx, dp(p)));
     free(p);
     return cudaSuccess;
 }
 
-CUDART_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
+/* the device address of mapped host memory (cudaHostAllocMapped) or managed memory: the same address */
+CUDART_API cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags)
+{
+    NEED_CTX(ctx);
+    if (!d || flags)
+        return cudart_ret(cudaErrorInvalidValue);
+    *d = NULL;
+    if (!ws_is_managed(ctx, dp(h)))
+        return cudart_ret(cudaErrorInvalidValue);
+    *d = h;
+    return cudaSuccess;
+}
+
+static cudaError_t memcpy_any(void *dst, const void *src, size_t n, int kind)
 {
     NEED_CTX(ctx);
     if (n == 0)
@@ -107,10 +128,16 @@ CUDART_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind
     return cudart_ret(cudaErrorInvalidMemcpyDirection);
 }
 
+CUDART_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
+{
+    cudart_flush();   /* a blocking copy writes the device printf output, as CUDA's does */
+    return memcpy_any(dst, src, n, kind);
+}
+
 CUDART_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
     (void)stream;
-    return cudaMemcpy(dst, src, n, kind);
+    return memcpy_any(dst, src, n, kind);
 }
 
 CUDART_API cudaError_t cudaMemset(void *p, int value, size_t n)
@@ -188,6 +215,283 @@ CUDART_API cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value, size_
     return cudaMemset2D(p, pitch, value, width, height);
 }
 
+/* ---- managed memory ---------------------------------------------------------------------
+   Host memory whose host address is also its device address (ws_malloc_managed): the program's
+   pointer works on the host and in kernels alike, and as execution is synchronous there is nothing
+   to migrate or keep coherent.  The flags (cudaMemAttachGlobal / Host) make no difference. */
+
+CUDART_API cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
+{
+    NEED_CTX(ctx);
+    if (!p || n == 0 || (flags != 0x01u && flags != 0x02u))   /* cudaMemAttachGlobal, cudaMemAttachHost */
+        return cudart_ret(cudaErrorInvalidValue);
+    ws_devptr d = 0;
+    ws_status st = ws_malloc_managed(ctx, &d, n);
+    *p = (void *)(uintptr_t)d;
+    return st == WS_SUCCESS ? cudaSuccess : cudart_ret(cudaErrorMemoryAllocation);
+}
+
+/* hints about where managed memory should live: nothing to do when host and device share it
+   (the arguments, which differ between CUDA versions, are not read) */
+CUDART_API cudaError_t cudaMemPrefetchAsync(void);
+CUDART_API cudaError_t cudaMemPrefetchAsync(void) { return cudaSuccess; }
+CUDART_API cudaError_t cudaMemAdvise(void);
+CUDART_API cudaError_t cudaMemAdvise(void) { return cudaSuccess; }
+
+CUDART_API cudaError_t cudaPointerGetAttributes(struct cudart_pointer_attributes *a, const void *ptr)
+{
+    NEED_CTX(ctx);
+    if (!a)
+        return cudart_ret(cudaErrorInvalidValue);
+    memset(a, 0, sizeof *a);
+    ws_devptr d = dp(ptr);
+    if (ws_is_managed(ctx, d)) {
+        a->type = cudaMemoryTypeManaged;
+        a->devicePointer = a->hostPointer = (void *)(uintptr_t)ptr;
+    } else if (is_device(ptr)) {
+        a->type = cudaMemoryTypeDevice;
+        a->devicePointer = (void *)(uintptr_t)ptr;
+    } else {
+        a->type = cudaMemoryTypeUnregistered;
+    }
+    return cudaSuccess;
+}
+
+/* ---- limits: the device heap and the printf FIFO are real; the stack size is recorded ---- */
+
+static size_t stack_limit = 1024;
+
+CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    NEED_CTX(ctx);
+    switch (limit) {
+    case cudaLimitStackSize: stack_limit = value; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: return ws_call(ctx, "cudaDeviceSetLimit(cudaLimitPrintfFifoSize)",
+                                                 ws_device_set_printf_fifo(ctx, value));
+    case cudaLimitMallocHeapSize: return ws_call(ctx, "cudaDeviceSetLimit(cudaLimitMallocHeapSize)",
+                                                 ws_device_set_heap_size(ctx, value));
+    case cudaLimitMaxL2FetchGranularity: case cudaLimitPersistingL2CacheSize:
+        return cudaSuccess;   /* hints the simulated caches do not take */
+    default: return cudart_ret(cudaErrorUnsupportedLimit);
+    }
+}
+
+CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    NEED_CTX(ctx);
+    if (!value)
+        return cudart_ret(cudaErrorInvalidValue);
+    switch (limit) {
+    case cudaLimitStackSize: *value = stack_limit; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *value = (size_t)ws_device_printf_fifo(ctx); return cudaSuccess;
+    case cudaLimitMallocHeapSize: *value = (size_t)ws_device_heap_size(ctx); return cudaSuccess;
+    case cudaLimitMaxL2FetchGranularity: *value = 32; return cudaSuccess;
+    case cudaLimitPersistingL2CacheSize: *value = 0; return cudaSuccess;
+    default: return cudart_ret(cudaErrorUnsupportedLimit);
+    }
+}
+
+/* ---- CUDA arrays: pitched device memory that texture objects sample -----------------------
+   A cudaArray_t points at one of these.  Its rows are padded to 256 bytes (like cudaMallocPitch),
+   which the texture objects over it use as a pitch-2D resource: point sampling, unnormalised
+   coordinates (what warpsim's textures do).  Surface objects (suld/sust) are not provided. */
+
+#define ARRAY_MAGIC 0x41525259u
+struct rt_array {
+    unsigned magic;
+    struct cudart_channel_desc desc;
+    size_t width, height;            /* elements; height 0 for a 1D array */
+    size_t esize, pitch;             /* bytes per element, per row */
+    unsigned flags;
+    ws_devptr base;
+};
+
+static struct rt_array *array_of(const void *a)
+{
+    struct rt_array *r = (struct rt_array *)(uintptr_t)a;
+    return r && r->magic == ARRAY_MAGIC ? r : NULL;
+}
+
+static size_t desc_bytes(const struct cudart_channel_desc *c)
+{
+    int bits = c->x + c->y + c->z + c->w;
+    if (c->x < 0 || c->y < 0 || c->z < 0 || c->w < 0 || bits <= 0 || bits % 8 ||
+        c->f < cudaChannelFormatKindSigned || c->f > cudaChannelFormatKindFloat)
+        return 0;
+    return (size_t)bits / 8;
+}
+
+CUDART_API cudaError_t cudaMallocArray(void **array, const struct cudart_channel_desc *desc, size_t width,
+                                       size_t height, unsigned flags)
+{
+    NEED_CTX(ctx);
+    if (!array || !desc || width == 0)
+        return cudart_ret(cudaErrorInvalidValue);
+    *array = NULL;
+    if (flags)   /* layered, cudaArraySurfaceLoadStore, cubemap, gather: not provided */
+        return cudart_unsupported("cudaMallocArray", "array flags other than cudaArrayDefault "
+                                  "(surface load/store, layered, cubemap, gather)");
+    size_t esize = desc_bytes(desc);
+    if (!esize)
+        return cudart_ret(cudaErrorInvalidValue);
+    size_t rows = height ? height : 1;
+    if (width > SIZE_MAX / esize)
+        return cudart_ret(cudaErrorMemoryAllocation);
+    size_t pitch = (width * esize + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
+    if (rows > SIZE_MAX / pitch)
+        return cudart_ret(cudaErrorMemoryAllocation);
+    struct rt_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return cudart_ret(cudaErrorMemoryAllocation);
+    if (wsMalloc(ctx, &a->base, pitch * rows) != WS_SUCCESS) {
+        free(a);
+        return cudart_ret(cudaErrorMemoryAllocation);
+    }
+    a->magic = ARRAY_MAGIC;
+    a->desc = *desc;
+    a->width = width;
+    a->height = height;
+    a->esize = esize;
+    a->pitch = pitch;
+    a->flags = flags;
+    *array = a;
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaFreeArray(void *array)
+{
+    if (!array)
+        return cudaSuccess;
+    struct rt_array *a = array_of(array);
+    if (!a)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    NEED_CTX(ctx);
+    cudaError_t e = ws_call(ctx, "cudaFreeArray", wsFree(ctx, a->base));
+    a->magic = 0;
+    free(a);
+    return e;
+}
+
+CUDART_API cudaError_t cudaArrayGetInfo(struct cudart_channel_desc *desc, struct cudart_extent *extent,
+                                        unsigned *flags, void *array)
+{
+    const struct rt_array *a = array_of(array);
+    if (!a)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    if (desc)
+        *desc = a->desc;
+    if (extent) {
+        extent->width = a->width;
+        extent->height = a->height;
+        extent->depth = 0;
+    }
+    if (flags)
+        *flags = a->flags;
+    return cudaSuccess;
+}
+
+/* the device address of byte w_off of row h_off, after checking that width bytes x height rows fit */
+static cudaError_t array_at(const void *array, size_t w_off, size_t h_off, size_t width, size_t height,
+                            const struct rt_array **out, void **at)
+{
+    const struct rt_array *a = array_of(array);
+    if (!a)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    size_t row_bytes = a->width * a->esize, rows = a->height ? a->height : 1;
+    if (w_off > row_bytes || width > row_bytes - w_off || h_off > rows || height > rows - h_off)
+        return cudart_ret(cudaErrorInvalidValue);
+    *out = a;
+    *at = (void *)(uintptr_t)(a->base + h_off * a->pitch + w_off);
+    return cudaSuccess;
+}
+
+/* a host or device side of an array copy: its kind as seen from the array (device) */
+static int array_kind(int kind, const void *other, int to_array)
+{
+    if (kind == cudaMemcpyDefault)
+        return is_device(other) ? cudaMemcpyDeviceToDevice : to_array ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    return kind;
+}
+
+CUDART_API cudaError_t cudaMemcpy2DToArray(void *dst, size_t w_off, size_t h_off, const void *src, size_t spitch,
+                                           size_t width, size_t height, int kind)
+{
+    const struct rt_array *a = NULL;
+    void *at = NULL;
+    cudaError_t e = array_at(dst, w_off, h_off, width, height, &a, &at);
+    if (e != cudaSuccess)
+        return e;
+    kind = array_kind(kind, src, 1);
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice)
+        return cudart_ret(cudaErrorInvalidMemcpyDirection);
+    return cudaMemcpy2D(at, a->pitch, src, spitch, width, height, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, const void *src, size_t w_off, size_t h_off,
+                                             size_t width, size_t height, int kind)
+{
+    const struct rt_array *a = NULL;
+    void *at = NULL;
+    cudaError_t e = array_at(src, w_off, h_off, width, height, &a, &at);
+    if (e != cudaSuccess)
+        return e;
+    kind = array_kind(kind, dst, 0);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
+        return cudart_ret(cudaErrorInvalidMemcpyDirection);
+    return cudaMemcpy2D(dst, dpitch, at, a->pitch, width, height, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpy2DToArrayAsync(void *dst, size_t w_off, size_t h_off, const void *src, size_t spitch,
+                                                size_t width, size_t height, int kind, void *stream)
+{
+    (void)stream;
+    return cudaMemcpy2DToArray(dst, w_off, h_off, src, spitch, width, height, kind);
+}
+
+CUDART_API cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, const void *src, size_t w_off,
+                                                  size_t h_off, size_t width, size_t height, int kind, void *stream)
+{
+    (void)stream;
+    return cudaMemcpy2DFromArray(dst, dpitch, src, w_off, h_off, width, height, kind);
+}
+
+/* the deprecated linear forms: count bytes from (w_off, h_off) on, row after row */
+static cudaError_t array_linear(void *array, size_t w_off, size_t h_off, void *host, size_t count, int kind,
+                                int to_array)
+{
+    const struct rt_array *a = array_of(array);
+    if (!a)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    size_t row_bytes = a->width * a->esize, rows = a->height ? a->height : 1;
+    if (w_off > row_bytes || h_off >= rows ||
+        count > (rows - h_off) * row_bytes - w_off)
+        return cudart_ret(cudaErrorInvalidValue);
+    char *h = host;
+    while (count) {
+        size_t n = row_bytes - w_off < count ? row_bytes - w_off : count;
+        cudaError_t e = to_array ? cudaMemcpy2DToArray(array, w_off, h_off, h, n, n, 1, kind)
+                                 : cudaMemcpy2DFromArray(h, n, array, w_off, h_off, n, 1, kind);
+        if (e != cudaSuccess)
+            return e;
+        h += n;
+        count -= n;
+        w_off = 0;
+        h_off++;
+    }
+    return cudaSuccess;
+}
+
+CUDART_API cudaError_t cudaMemcpyToArray(void *dst, size_t w_off, size_t h_off, const void *src, size_t count, int kind)
+{
+    return array_linear(dst, w_off, h_off, (void *)(uintptr_t)src, count, kind, 1);
+}
+
+CUDART_API cudaError_t cudaMemcpyFromArray(void *dst, const void *src, size_t w_off, size_t h_off, size_t count,
+                                           int kind)
+{
+    return array_linear((void *)(uintptr_t)src, w_off, h_off, dst, count, kind, 0);
+}
+
 /* ---- texture objects over linear and pitched device memory ---------------------------- */
 
 CUDART_API struct cudart_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
@@ -207,14 +511,18 @@ CUDART_API cudaError_t cudaCreateTextureObject(uint64_t *tex, const struct cudar
     *tex = 0;
     if (view)
         return cudart_unsupported("cudaCreateTextureObject", "resource views");
-    if (res->resType != cudaResourceTypeLinear && res->resType != cudaResourceTypePitch2D)
+    const struct rt_array *arr = res->resType == cudaResourceTypeArray ? array_of(res->res.array) : NULL;
+    if (res->resType == cudaResourceTypeArray && !arr)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    if (res->resType != cudaResourceTypeLinear && res->resType != cudaResourceTypePitch2D && !arr)
         return cudart_unsupported("cudaCreateTextureObject",
-                                  "CUDA arrays and mipmapped arrays (linear and pitch-2D resources are supported)");
+                                  "mipmapped arrays (linear, pitch-2D and CUDA-array resources are supported)");
     if (td->filterMode != cudaFilterModePoint || td->readMode != cudaReadModeElementType || td->normalizedCoords)
         return cudart_unsupported("cudaCreateTextureObject", "linear filtering, normalised reads or normalised "
                                   "coordinates (warpsim samples points at unnormalised coordinates, element type)");
-    const struct cudart_channel_desc *c =
-        res->resType == cudaResourceTypeLinear ? &res->res.linear.desc : &res->res.pitch2D.desc;
+    const struct cudart_channel_desc *c = arr                                   ? &arr->desc
+                                          : res->resType == cudaResourceTypeLinear ? &res->res.linear.desc
+                                                                                   : &res->res.pitch2D.desc;
     unsigned channels = (unsigned)((c->x > 0) + (c->y > 0) + (c->z > 0) + (c->w > 0));
     if (c->x <= 0 || (c->y && c->y != c->x) || (c->z && c->z != c->x) || (c->w && c->w != c->x) ||
         (channels != 1 && channels != 2 && channels != 4) || (c->x != 8 && c->x != 16 && c->x != 32) ||
@@ -228,7 +536,12 @@ CUDART_API cudaError_t cudaCreateTextureObject(uint64_t *tex, const struct cudar
     d.channels = channels;
     d.bits_per_channel = (unsigned)c->x;
     size_t esize = (size_t)channels * (size_t)c->x / 8;
-    if (res->resType == cudaResourceTypeLinear) {
+    if (arr) {
+        d.base = arr->base;
+        d.width = arr->width;
+        d.height = arr->height ? arr->height : 1;
+        d.pitch_bytes = arr->pitch;
+    } else if (res->resType == cudaResourceTypeLinear) {
         d.base = dp(res->res.linear.devPtr);
         d.width = res->res.linear.sizeInBytes / esize;
     } else {
@@ -405,6 +718,7 @@ CUDART_API cudaError_t cudaSetDeviceFlags(unsigned flags)
 
 CUDART_API cudaError_t cudaDeviceSynchronize(void)
 {
+    cudart_flush();
     NEED_CTX(ctx);
     (void)ctx;
     return cudaSuccess;
@@ -416,6 +730,7 @@ CUDART_API cudaError_t cudaDeviceReset(void)
 {
     /* the simulated machine and its statistics stay until exit (the report covers the whole run);
        a fault no longer poisons the calls that follow */
+    cudart_flush();
     RT->sticky_error = cudaSuccess;
     RT->last_error = cudaSuccess;
     return cudaSuccess;
@@ -546,6 +861,8 @@ CUDART_API cudaError_t cudaGetDeviceProperties(struct cudart_device_prop *p, int
     p->concurrentKernels = 0;
     p->asyncEngineCount = 0;
     p->unifiedAddressing = 1;
+    p->managedMemory = 1;
+    p->canMapHostMemory = 1;
     p->memoryBusWidth = m.bus_bits;
     p->l2CacheSize = m.l2_bytes;
     p->maxThreadsPerMultiProcessor = m.threads_per_sm;
@@ -585,8 +902,10 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
     case cudaDevAttrMaxRegistersPerBlock: *v = 65536 < m.regs_per_sm ? 65536 : m.regs_per_sm; break;
     case cudaDevAttrClockRate: *v = m.core_khz; break;
     case cudaDevAttrMultiProcessorCount: *v = m.sms; break;
-    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentKernels:
-    case cudaDevAttrManagedMemory: *v = 0; break;
+    case cudaDevAttrCanMapHostMemory: *v = 1; break;
+    case cudaDevAttrIntegrated: case cudaDevAttrConcurrentKernels:
+    case cudaDevAttrPageableMemoryAccess: case cudaDevAttrConcurrentManagedAccess: *v = 0; break;
+    case cudaDevAttrManagedMemory: *v = 1; break;
     case cudaDevAttrMemoryClockRate: *v = m.mem_khz; break;
     case cudaDevAttrGlobalMemoryBusWidth: *v = m.bus_bits; break;
     case cudaDevAttrL2CacheSize: *v = m.l2_bytes; break;
@@ -680,7 +999,11 @@ static cudaError_t check_stream(void *s)
     return cudart_ret(cudaErrorInvalidResourceHandle);
 }
 
-CUDART_API cudaError_t cudaStreamSynchronize(void *s) { return check_stream(s); }
+CUDART_API cudaError_t cudaStreamSynchronize(void *s)
+{
+    cudart_flush();
+    return check_stream(s);
+}
 CUDART_API cudaError_t cudaStreamQuery(void *s) { return check_stream(s); }
 CUDART_API cudaError_t cudaStreamWaitEvent(void *s, void *ev, unsigned flags)
 {
@@ -745,6 +1068,7 @@ CUDART_API cudaError_t cudaEventRecordWithFlags(void *e, void *stream, unsigned 
 
 CUDART_API cudaError_t cudaEventSynchronize(void *e)
 {
+    cudart_flush();
     struct rt_event *ev = event_of(e);
     return ev ? RT->sticky_error : cudart_ret(cudaErrorInvalidResourceHandle);
 }
@@ -795,6 +1119,8 @@ static const struct { cudaError_t e; const char *name, *text; } errors[] = {
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "unsupported limit"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
@@ -831,31 +1157,19 @@ CUDART_API cudaError_t cudaPeekAtLastError(void) { return RT->sticky_error ? RT-
 #define UNSUPPORTED(name)                                                         \
     CUDART_API cudaError_t name(void);                                            \
     CUDART_API cudaError_t name(void) { return cudart_unsupported(#name, NULL); }
-UNSUPPORTED(cudaMallocManaged)
 UNSUPPORTED(cudaMalloc3D)
 UNSUPPORTED(cudaMemcpy3D)
-UNSUPPORTED(cudaMallocArray)
-UNSUPPORTED(cudaFreeArray)
-UNSUPPORTED(cudaMemcpyToArray)
-UNSUPPORTED(cudaMemcpy2DToArray)
-UNSUPPORTED(cudaMemcpyFromArray)
 UNSUPPORTED(cudaCreateSurfaceObject)
 UNSUPPORTED(cudaDestroySurfaceObject)
 UNSUPPORTED(cudaBindTexture)
 UNSUPPORTED(cudaHostRegister)
 UNSUPPORTED(cudaHostUnregister)
-UNSUPPORTED(cudaHostGetDevicePointer)
-UNSUPPORTED(cudaMemPrefetchAsync)
-UNSUPPORTED(cudaMemAdvise)
 UNSUPPORTED(cudaMallocAsync)
 UNSUPPORTED(cudaFreeAsync)
 UNSUPPORTED(cudaMemcpyPeer)
 UNSUPPORTED(cudaMemcpyPeerAsync)
 UNSUPPORTED(cudaDeviceEnablePeerAccess)
 UNSUPPORTED(cudaDeviceCanAccessPeer)
-UNSUPPORTED(cudaDeviceSetLimit)
-UNSUPPORTED(cudaDeviceGetLimit)
-UNSUPPORTED(cudaPointerGetAttributes)
 UNSUPPORTED(cudaOccupancyMaxPotentialBlockSize)
 UNSUPPORTED(cudaLaunchCooperativeKernel)
 UNSUPPORTED(cudaLaunchKernelExC)
@@ -876,11 +1190,9 @@ UNSUPPORTED(cudaGetExportTable)
 UNSUPPORTED(cudaMemcpy3DAsync)
 UNSUPPORTED(cudaMemset3D)
 UNSUPPORTED(cudaMemset3DAsync)
-UNSUPPORTED(cudaMemcpy2DFromArray)
 UNSUPPORTED(cudaMemcpyArrayToArray)
 UNSUPPORTED(cudaMalloc3DArray)
 UNSUPPORTED(cudaMallocMipmappedArray)
-UNSUPPORTED(cudaArrayGetInfo)
 UNSUPPORTED(cudaGetTextureObjectResourceDesc)
 UNSUPPORTED(cudaGetTextureObjectTextureDesc)
 UNSUPPORTED(cudaDeviceGetByPCIBusId)

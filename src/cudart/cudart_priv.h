@@ -64,6 +64,9 @@ extern struct rt cudart_rt;
 /* The context, created (and every registered fatbinary loaded) on first use;
    NULL with *err set when that failed. */
 ws_ctx *cudart_ctx(cudaError_t *err);
+/* Write the device printf output and assertion messages collected so far (stdout, stderr):
+   at the synchronisation points where CUDA writes them, at each launch and at exit. */
+void cudart_flush(void);
 /* Record e as the last error and return it. */
 cudaError_t cudart_ret(cudaError_t e);
 /* An API call warpsim does not provide: one stderr line naming it, cudaErrorNotSupported. */

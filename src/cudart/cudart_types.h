@@ -29,12 +29,14 @@ enum {
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidKernelImage = 200,
     cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999
@@ -77,6 +79,8 @@ enum {
     cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
     cudaDevAttrMaxRegistersPerMultiprocessor = 82,
     cudaDevAttrManagedMemory = 83,
+    cudaDevAttrPageableMemoryAccess = 88,
+    cudaDevAttrConcurrentManagedAccess = 89,
     cudaDevAttrMaxBlocksPerMultiprocessor = 106
 };
 
@@ -160,11 +164,27 @@ struct cudart_func_attributes {
 };
 
 /* textures: cudaChannelFormatDesc (20 bytes), cudaResourceDesc (144), cudaTextureDesc (72) */
+/* cudaDeviceSetLimit / cudaDeviceGetLimit */
+enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+       cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+       cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
+
+/* cudaPointerGetAttributes (CUDA 13's struct cudaPointerAttributes) */
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+struct cudart_pointer_attributes {
+    int type;                    /* enum cudaMemoryType */
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+
 enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2 };
 enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
        cudaResourceTypePitch2D = 3 };
 enum { cudaFilterModePoint = 0, cudaReadModeElementType = 0 };
 struct cudart_channel_desc { int x, y, z, w, f; };
+struct cudart_extent { size_t width, height, depth; };
 struct cudart_resource_desc {
     int resType;
     union {

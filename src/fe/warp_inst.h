@@ -35,8 +35,10 @@ struct warp_inst {
     uint16_t func;            /* function index in the module */
     uint8_t cls;              /* enum wi_class */
     uint8_t space;            /* enum wi_space, for memory classes (generic resolved per access) */
-    uint32_t active_mask;     /* lanes that executed (after the guard predicate) */
-    uint32_t issue_mask;      /* lanes active at issue (before the guard predicate) */
+    uint32_t active_mask;     /* lanes that executed (after the guard predicate): their count is
+                                 gpu_sim_insn's (GPGPU-Sim counts no guarded-off lane) */
+    uint32_t issue_mask;      /* lanes active at issue (before the guard predicate): their count is
+                                 warpsim_active_lane_insn's */
     uint8_t ndst, nsrc;       /* registers written / read (for the scoreboard) */
     uint8_t access_size;      /* bytes per lane per access (ld/st/atom; v2/v4 counted whole) */
     uint8_t is_write;         /* store / atomic */

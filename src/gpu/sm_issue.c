@@ -332,7 +332,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     s->fetch_cand |= 1ull << slot;
     w->insns++;
     s->m.issued_warp_insns++;
-    s->m.issued_thread_insns += (uint64_t)__builtin_popcount(wi.issue_mask);
+    s->m.issued_thread_insns += (uint64_t)__builtin_popcount(wi.active_mask);   /* guard true: gpu_sim_insn */
     w->nx_valid = 0;
     w->wake_at = 0;
     w->exp_func = nx.func;

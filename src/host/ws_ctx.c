@@ -36,6 +36,7 @@ ws_status ws_create_ex(ws_ctx **ctx, const ws_ctx_opts *opts, char *msg, size_t 
     c->opts = o;
     c->num_sms = o.num_sms ? (uint32_t)o.num_sms : WS_DEFAULT_SMS;
     ptx_mem_init(&c->mem);
+    ptx_devlib_init(&c->dev);
     if (o.mode == WS_MODE_TIMING) {
         /* the machine from the config file (or the built-in defaults) */
         ws_status st = ws_set_config_overrides(c, 0, NULL, NULL);
@@ -62,6 +63,10 @@ void wsDestroy(ws_ctx *ctx)
         ws_module_free(m);
         m = n;
     }
+    ws_device_output_flush(ctx, stdout, stderr);
+    ptx_devlib_destroy(&ctx->dev);
+    for (size_t i = 0; i < ctx->mem.nallocs; i++)
+        ws_mem_unmap_managed(ctx, i);
     ptx_mem_destroy(&ctx->mem);
     gpu_free(ctx->gpu);
     free(ctx->launches);
@@ -174,3 +179,61 @@ ws_status wsGetLimits(const ws_ctx *ctx, ws_limits *limits)
 }
 
 uint64_t ws_mem_in_use(const ws_ctx *ctx) { return ctx ? ctx->mem.in_use : 0; }
+
+/* ---- the device library ----------------------------------------------------------- */
+
+void ws_device_output_defer(ws_ctx *ctx, int defer)
+{
+    if (ctx)
+        ctx->dev_defer = defer != 0;
+}
+
+void ws_device_output_flush(ws_ctx *ctx, FILE *out, FILE *err)
+{
+    if (!ctx)
+        return;
+    struct ptx_devlib *d = &ctx->dev;
+    if (d->out.len && out) {
+        fwrite(d->out.p, 1, d->out.len, out);
+        fflush(out);
+    }
+    d->out.len = 0;
+    if (d->dropped && err)
+        fprintf(err, "warpsim: %llu device printf records lost: the printf FIFO (%llu bytes, "
+                     "cudaLimitPrintfFifoSize) was full\n",
+                (unsigned long long)d->dropped, (unsigned long long)d->fifo_size);
+    d->dropped = 0;
+    if (d->err.len && err) {
+        fwrite(d->err.p, 1, d->err.len, err);
+        fflush(err);
+    }
+    d->err.len = 0;
+}
+
+uint64_t ws_device_asserts(const ws_ctx *ctx) { return ctx ? ctx->dev.asserts : 0; }
+
+ws_status ws_device_set_heap_size(ws_ctx *ctx, uint64_t bytes)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    if (ctx->dev.heap_base)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "the device heap's size cannot change once a kernel that calls "
+                       "malloc has been launched");
+    if (bytes > ctx->mem.limit)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "device heap of %llu bytes: larger than the device memory",
+                       (unsigned long long)bytes);
+    ctx->dev.heap_size = bytes;
+    return WS_SUCCESS;
+}
+
+uint64_t ws_device_heap_size(const ws_ctx *ctx) { return ctx ? ctx->dev.heap_size : 0; }
+
+ws_status ws_device_set_printf_fifo(ws_ctx *ctx, uint64_t bytes)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    ctx->dev.fifo_size = bytes;
+    return WS_SUCCESS;
+}
+
+uint64_t ws_device_printf_fifo(const ws_ctx *ctx) { return ctx ? ctx->dev.fifo_size : 0; }

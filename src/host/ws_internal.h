@@ -33,10 +33,11 @@ struct ws_launch_info {
     uint64_t local_bytes;        /* per-thread local stack (deepest call chain) */
     ws_status status;            /* WS_SUCCESS or why the launch failed */
     uint64_t ctas;               /* CTAs that ran to completion */
-    uint64_t thread_insns;       /* active lanes at issue, summed (GPGPU-Sim's gpu_sim_insn) */
+    uint64_t thread_insns;       /* lanes whose guard predicate held, summed (GPGPU-Sim's gpu_sim_insn) */
+    uint64_t active_lane_insns;  /* lanes active at issue whatever the guard (warpsim_active_lane_insn) */
     uint64_t warp_insns;         /* warp instructions issued */
     uint64_t iclass_warp[PIC_COUNT];   /* warp instructions per enum ptx_iclass */
-    uint64_t iclass_thread[PIC_COUNT]; /* thread instructions per enum ptx_iclass */
+    uint64_t iclass_thread[PIC_COUNT]; /* lanes active at issue per enum ptx_iclass (sum: active_lane_insns) */
     double wall_seconds;         /* host wall-clock time spent simulating (informational) */
     double cpu_seconds;          /* host CPU time (user + system, every thread of the process) spent
                                     simulating: moves less with other load than wall_seconds */
@@ -61,7 +62,7 @@ struct ptx_grid;
 typedef int (*ws_grid_runner)(void *user, struct ptx_grid *g);
 void ws_set_grid_runner(ws_ctx *ctx, ws_grid_runner fn, void *user);
 
-/* per-instruction-class totals over every launch of the context */
+/* per-instruction-class totals over every launch of the context (thread: lanes active at issue) */
 void ws_iclass_totals(const ws_ctx *ctx, uint64_t warp[PIC_COUNT], uint64_t thread[PIC_COUNT]);
 
 /* The warp-instruction limit alone (wsSetLimits' max_warp_insns): a launch
@@ -86,6 +87,31 @@ ws_status ws_module_symbol(const ws_module *mod, const char *name, ws_devptr *ad
 
 /* Device memory currently allocated by wsMalloc and module variables, bytes. */
 uint64_t ws_mem_in_use(const ws_ctx *ctx);
+
+/* ---- the device library (fe/ptx/ptx_devlib.h): device printf, the device heap, assert ----
+   Device printf output and assertion messages collect in the context while kernels run.  By
+   default they are written (stdout, stderr) when each launch ends; with ws_device_output_defer
+   they wait for ws_device_output_flush (the CUDA runtime flushes at its synchronisation points,
+   as CUDA does). */
+void ws_device_output_defer(ws_ctx *ctx, int defer);
+void ws_device_output_flush(ws_ctx *ctx, FILE *out, FILE *err);
+/* Threads that failed an assert, over every launch so far. */
+uint64_t ws_device_asserts(const ws_ctx *ctx);
+/* The device heap's size (cudaLimitMallocHeapSize, default 8 MiB): WS_ERROR_INVALID_VALUE once the
+   heap exists (created at the first launch of a module that calls malloc).  The printf limit
+   (cudaLimitPrintfFifoSize, default 1 MiB) bounds the pending printf text. */
+ws_status ws_device_set_heap_size(ws_ctx *ctx, uint64_t bytes);
+uint64_t ws_device_heap_size(const ws_ctx *ctx);
+ws_status ws_device_set_printf_fifo(ws_ctx *ctx, uint64_t bytes);
+uint64_t ws_device_printf_fifo(const ws_ctx *ctx);
+
+/* Managed memory: host memory whose host address is also its device address (cudaMallocManaged);
+   wsFree frees it.  ws_is_managed: p lies in such an allocation.  ws_module_make_managed moves a
+   module's .global variable (a __managed__ one) to such memory with its contents, before any
+   launch, and gives its address. */
+ws_status ws_malloc_managed(ws_ctx *ctx, ws_devptr *ptr, size_t bytes);
+int ws_is_managed(ws_ctx *ctx, ws_devptr p);
+ws_status ws_module_make_managed(ws_module *mod, const char *name, ws_devptr *addr);
 
 /* ---- timing mode ---------------------------------------------------------------------
    A timing context owns a struct gpu (sys/gpu.h) built at wsCreate from

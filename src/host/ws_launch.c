@@ -127,6 +127,21 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
         memcpy(params + p->offset, args[i], p->size);
     }
 
+    /* the device heap, at the first launch of a module that calls malloc (its size is then fixed) */
+    if (!ctx->dev.heap_base) {
+        int mf = ptx_find_func(mod->pm, "malloc");
+        if (mf >= 0 && mod->pm->funcs[mf].ninsns == 0 && ctx->dev.heap_size) {
+            uint64_t hb;
+            if (ws_mem_alloc(ctx, ctx->dev.heap_size, "device heap (cudaLimitMallocHeapSize)", &hb)) {
+                free(params);
+                return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY,
+                               "wsLaunchKernel '%s': no device memory for the device heap of %" PRIu64 " bytes", kernel,
+                               ctx->dev.heap_size);
+            }
+            ctx->dev.heap_base = hb;
+        }
+    }
+
     /* ptx_ir.h: the module's static shared size is that of the kernel launched last */
     mod->pm->shared_static_bytes = ki->shared_static;
 
@@ -155,6 +170,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     g->mem = &ctx->mem;
     g->num_sms = ctx->num_sms;
     g->gridid = ++ctx->gridid;
+    g->dev = &ctx->dev;
     g->insn_limit = ctx->limits.max_warp_insns;
     g->cycle_limit = ctx->limits.max_cycles;
     if (ctx->limits.max_seconds > 0) {
@@ -208,6 +224,9 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     li->warp_insns = g->cnt.warp_insns;
     memcpy(li->iclass_warp, g->cnt.iclass_warp, sizeof li->iclass_warp);
     memcpy(li->iclass_thread, g->cnt.iclass_thread, sizeof li->iclass_thread);
+    li->active_lane_insns = 0;
+    for (unsigned i = 0; i < PIC_COUNT; i++)
+        li->active_lane_insns += g->cnt.iclass_thread[i];
 
     ctx->stats.kernels_launched++;
     ctx->stats.ctas_executed += g->ctas_done;
@@ -219,6 +238,8 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
     }
     free(g);
     free(params);
+    if (!ctx->dev_defer)   /* device printf output and assertion messages, as the kernel completes */
+        ws_device_output_flush(ctx, stdout, stderr);
     if (ctx->hook)
         ctx->hook(ctx->hook_user, li);
     return st;

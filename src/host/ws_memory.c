@@ -7,8 +7,135 @@
 #include "ws_priv.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* ---- allocations: ptx_mem's, and host-aliased (managed) ones ---------------------------
+   ptx_mem hands out addresses that only grow, from PTX_GLOBAL_BASE, and keeps its allocations
+   sorted by appending.  A managed allocation is host memory whose host address is also its
+   device address (so the program's pointer works on both sides and nothing needs copying);
+   those addresses lie above everything ptx_mem hands out, so they are kept at the end of the
+   sorted array and a new ptx_mem allocation is moved in front of them. */
+
+int ws_mem_alloc(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr)
+{
+    struct ptx_mem *m = &ctx->mem;
+    if (ptx_mem_alloc(m, size, label, addr))
+        return -1;
+    size_t i = m->nallocs - 1, j = i;
+    while (j > 0 && m->allocs[j - 1].base > *addr)
+        j--;
+    if (j != i) {
+        struct ptx_mem_alloc a = m->allocs[i];
+        memmove(&m->allocs[j + 1], &m->allocs[j], (i - j) * sizeof a);
+        m->allocs[j] = a;
+        m->last = j;
+    }
+    return 0;
+}
+
+/* Managed memory is mapped at fixed addresses from WS_MANAGED_BASE upward (each mapping rounded to
+   pages, with an unmapped page after it), so the same program gets the same device addresses on
+   every run and the timing model's statistics do not depend on where the host's allocator put
+   things.  Should that range be taken (another context of the process, a sanitizer's layout), the
+   next free place after it is used, and failing that ordinary host memory. */
+#define WS_MANAGED_BASE 0x200000000000ull     /* 32 TiB: above ptx_mem's range, below the host's mappings */
+#define WS_MANAGED_PAGE 4096u
+
+static bool managed_mapped(uint64_t base)
+{
+    return base >= WS_MANAGED_BASE && base < WS_MANAGED_BASE + (1ull << 44);
+}
+
+static void *managed_map(ws_ctx *ctx, uint64_t size)
+{
+    uint64_t len = (size + WS_MANAGED_PAGE - 1) / WS_MANAGED_PAGE * WS_MANAGED_PAGE;
+    if (!ctx->managed_next)
+        ctx->managed_next = WS_MANAGED_BASE;
+    for (int tries = 0; tries < 64 && managed_mapped(ctx->managed_next + len); tries++) {
+        uint64_t at = ctx->managed_next;
+        ctx->managed_next = at + len + WS_MANAGED_PAGE;
+        void *p = mmap((void *)(uintptr_t)at, (size_t)len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == (void *)(uintptr_t)at)
+            return p;
+        if (p != MAP_FAILED)   /* a kernel that took the address as a hint only */
+            munmap(p, (size_t)len);
+    }
+    return NULL;
+}
+
+void ws_mem_unmap_managed(ws_ctx *ctx, size_t i)
+{
+    struct ptx_mem_alloc *a = &ctx->mem.allocs[i];
+    if (!managed_mapped(a->base) || !a->data)
+        return;
+    uint64_t len = (a->size + WS_MANAGED_PAGE - 1) / WS_MANAGED_PAGE * WS_MANAGED_PAGE;
+    munmap(a->data, (size_t)len);
+    a->data = NULL;   /* ptx_mem's free() of it is then a no-op */
+}
+
+int ws_mem_alloc_managed(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr)
+{
+    struct ptx_mem *m = &ctx->mem;
+    if (size == 0 || size > m->limit || m->in_use > m->limit - size || size > SIZE_MAX - 4096)
+        return -1;
+    if (m->nallocs == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        struct ptx_mem_alloc *na = realloc(m->allocs, nc * sizeof *na);
+        if (!na)
+            return -1;
+        m->allocs = na;
+        m->cap = nc;
+    }
+    void *data = managed_map(ctx, size);   /* zero-filled */
+    if (!data) {
+        if (posix_memalign(&data, WS_MANAGED_PAGE, (size_t)size) != 0)
+            return -1;
+        memset(data, 0, (size_t)size);
+    }
+    uint64_t base = (uint64_t)(uintptr_t)data;
+    /* it must not look like a generic window or a ptx_mem address (never seen on x86-64 Linux,
+       where the heap and mappings lie far above) */
+    if (base < PTX_GLOBAL_BASE + PTX_GLOBAL_LIMIT) {
+        free(data);
+        return -1;
+    }
+    size_t i = m->nallocs;
+    while (i > 0 && m->allocs[i - 1].base > base)
+        i--;
+    memmove(&m->allocs[i + 1], &m->allocs[i], (m->nallocs - i) * sizeof m->allocs[0]);
+    m->allocs[i] = (struct ptx_mem_alloc){base, size, data, label};
+    m->nallocs++;
+    m->last = i;
+    m->in_use += size;
+    *addr = base;
+    return 0;
+}
+
+ws_status ws_malloc_managed(ws_ctx *ctx, ws_devptr *ptr, size_t bytes)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    if (!ptr || bytes == 0)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "ws_malloc_managed: NULL result pointer or size 0");
+    *ptr = 0;
+    uint64_t addr;
+    if (ws_mem_alloc_managed(ctx, bytes, NULL, &addr))
+        return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY,
+                       "managed allocation: out of memory (%zu bytes requested, %" PRIu64 " in use, limit %" PRIu64 ")",
+                       bytes, ctx->mem.in_use, ctx->mem.limit);
+    *ptr = addr;
+    return WS_SUCCESS;
+}
+
+int ws_is_managed(ws_ctx *ctx, ws_devptr p)
+{
+    return ctx && p >= PTX_GLOBAL_BASE + PTX_GLOBAL_LIMIT && ptx_mem_find(&ctx->mem, p) != NULL;
+}
 
 ws_status wsMalloc(ws_ctx *ctx, ws_devptr *ptr, size_t bytes)
 {
@@ -20,7 +147,7 @@ ws_status wsMalloc(ws_ctx *ctx, ws_devptr *ptr, size_t bytes)
     if (bytes == 0) /* like cudaMalloc(&p, 0): succeeds with a null pointer */
         return WS_SUCCESS;
     uint64_t addr;
-    if (ptx_mem_alloc(&ctx->mem, bytes, NULL, &addr))
+    if (ws_mem_alloc(ctx, bytes, NULL, &addr))
         return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY,
                        "wsMalloc: out of device memory (%zu bytes requested, %" PRIu64 " in use, limit %" PRIu64 ")",
                        bytes, ctx->mem.in_use, ctx->mem.limit);
@@ -34,6 +161,11 @@ ws_status wsFree(ws_ctx *ctx, ws_devptr ptr)
         return WS_ERROR_INVALID_VALUE;
     if (ptr == 0)
         return WS_SUCCESS;
+    if (ws_is_managed(ctx, ptr)) {
+        const struct ptx_mem_alloc *a = ptx_mem_find(&ctx->mem, ptr);
+        if (a && a->base == ptr && !a->label)
+            ws_mem_unmap_managed(ctx, (size_t)(a - ctx->mem.allocs));
+    }
     if (ptx_mem_free(&ctx->mem, ptr))
         return ws_fail(ctx, WS_ERROR_INVALID_VALUE,
                        "wsFree: 0x%" PRIx64 " is not the start of a live wsMalloc allocation", ptr);

@@ -62,7 +62,7 @@ static ws_status place_vars(ws_ctx *ctx, ws_module *m)
         if (y->space != PS_GLOBAL)
             continue;
         uint64_t addr;
-        if (ptx_mem_alloc(&ctx->mem, y->size, y->name, &addr))
+        if (ws_mem_alloc(ctx, y->size, y->name, &addr))
             return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY, "out of device memory for variable '%s' (%llu bytes)",
                            y->name, (unsigned long long)y->size);
         y->addr = addr;
@@ -247,5 +247,39 @@ ws_status ws_module_symbol(const ws_module *mod, const char *name, ws_devptr *ad
         *size = (size_t)y->size;
     if (is_const)
         *is_const = y->space == PS_CONST;
+    return WS_SUCCESS;
+}
+
+ws_status ws_module_make_managed(ws_module *mod, const char *name, ws_devptr *addr)
+{
+    if (!mod || !name)
+        return WS_ERROR_INVALID_VALUE;
+    ws_ctx *ctx = mod->ctx;
+    int s = ptx_find_sym(mod->pm, name);
+    struct ptx_sym *y = s >= 0 ? &mod->pm->syms[s] : NULL;
+    if (!y || y->space != PS_GLOBAL)
+        return ws_fail(ctx, WS_ERROR_NOT_FOUND, "no __managed__ (.global) variable '%s' in module '%s'", name,
+                       mod->name);
+    if (!ws_is_managed(ctx, y->addr)) {
+        /* move it to host-aliased memory, with its current contents */
+        uint64_t na;
+        if (ws_mem_alloc_managed(ctx, y->size ? y->size : 1, y->name, &na))
+            return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY, "out of memory for __managed__ variable '%s'", name);
+        const uint8_t *old = ptx_mem_ptr(&ctx->mem, y->addr, y->size ? y->size : 1);
+        uint8_t *nw = ptx_mem_ptr(&ctx->mem, na, y->size ? y->size : 1);
+        if (old && nw && y->size)
+            memcpy(nw, old, (size_t)y->size);
+        for (size_t i = 0; i < ctx->mem.nallocs; i++) {
+            struct ptx_mem_alloc *a = &ctx->mem.allocs[i];
+            if (a->base == y->addr && a->label == y->name) {
+                a->label = NULL; /* ptx_mem_free refuses labelled (variable) allocations */
+                ptx_mem_free(&ctx->mem, a->base);
+                break;
+            }
+        }
+        y->addr = na;
+    }
+    if (addr)
+        *addr = y->addr;
     return WS_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 
 #include "ws_internal.h"
+#include "fe/ptx/ptx_devlib.h"
 #include "fe/ptx/ptx_exec.h"
 #include "fe/ptx/ptx_mem.h"
 #include "sys/gpu.h"
@@ -45,11 +46,22 @@ struct ws_ctx {
     double launch_seconds;       /* host seconds spent in launches so far (the max_seconds budget) */
     uint32_t gridid;
     struct gpu *gpu;             /* timing mode: the simulated machine */
+    struct ptx_devlib dev;       /* device printf output, heap, asserts (ptx_devlib.h) */
+    int dev_defer;               /* 1: device output waits for ws_device_output_flush (CUDA runtime) */
+    uint64_t managed_next;       /* where the next managed allocation is mapped (ws_memory.c) */
     char err[16384];             /* large enough for a watchdog's state dump */
 };
 
 /* Record the message of a failed call and return st. */
 ws_status ws_fail(ws_ctx *ctx, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ptx_mem_alloc that keeps the allocations sorted when host-aliased (managed) ones exist:
+   those lie above every address ptx_mem hands out (ws_memory.c). */
+int ws_mem_alloc(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr);
+/* A host-aliased allocation (device address = host address), label as ptx_mem_alloc's.
+   ws_mem_unmap_managed releases the host mapping of allocation i (before ptx_mem frees it). */
+int ws_mem_alloc_managed(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr);
+void ws_mem_unmap_managed(ws_ctx *ctx, size_t i);
 
 /* Free a module and everything it owns (not its device variables). */
 void ws_module_free(ws_module *m);

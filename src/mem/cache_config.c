@@ -1,8 +1,15 @@
 /*
  * cache_config.c - parser of GPGPU-Sim-style cache strings (mem/cache.h):
  *
- *   "<nsets>:<line>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>[:<index>],
+ *   "[<type>:]<nsets>:<line>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>[:<index>],
  *    <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[(:|,)anything]"
+ *
+ * GPGPU-Sim 4.x writes a cache type first: N (normal) or S (sectored, 32-byte
+ * sectors of each line).  warpsim's caches fill whole lines, so both load as
+ * the same cache (sectored requests are -warpsim_coalesce_sector's business).
+ * MSHR types: A (associative) and F (texture FIFO), and 4.x's sectored
+ * variants S (= A) and T (= F).  What follows the miss queue size (4.x's
+ * result FIFO entries and data port width) is accepted and not used.
  *
  * Every error names the field and gives the 1-based column where that field
  * starts (or where it was expected, for a missing one), so a config loader can
@@ -48,7 +55,7 @@ static const struct cfld_desc cfld_tab[F_COUNT] = {
     [F_ALLOC] = {"allocation policy", ':', "mfs", "m, f or s", 0},
     [F_WRALLOC] = {"write-allocate policy", ':', "NWFL", "N, W, F or L", 0},
     [F_INDEX] = {"set index function", ',', "LHPX", "L, H, P or X", 0},
-    [F_MSHR] = {"MSHR type", ':', "AF", "A or F", 0},
+    [F_MSHR] = {"MSHR type", ':', "AFST", "A or F", 0},   /* S, T: 4.x sectored spellings of A, F */
     [F_MSHR_N] = {"MSHR entries", ':', NULL, NULL, 65536},
     [F_MSHR_MERGE] = {"MSHR max merge", ',', NULL, NULL, 1024},
     [F_MISSQ] = {"miss queue size", '\0', NULL, NULL, 65536},
@@ -151,6 +158,12 @@ int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_
     if (msg && n)
         msg[0] = '\0';
     bool no_index = false;
+    /* GPGPU-Sim 4.x's cache type prefix */
+    if (p.s[0] && p.s[1] == ':' && !(p.s[0] >= '0' && p.s[0] <= '9')) {
+        if (p.s[0] != 'N' && p.s[0] != 'S')
+            return cparse_fail(&p, 0, "cache type: unknown letter '%c' (expected N or S)", p.s[0]);
+        p.pos = 2;
+    }
     for (int f = 0; f < F_COUNT; f++) {
         at[f] = p.pos;
         if (f == F_INDEX && no_index) {
@@ -215,7 +228,7 @@ int cache_config_parse(const char *s, struct cache_config *out, char *msg, size_
     case 'P': c.index = CI_IPOLY; break;
     default: c.index = CI_XOR; break;
     }
-    c.mshr_kind = let[F_MSHR] == 'A' ? CM_ASSOC : CM_FIFO;
+    c.mshr_kind = let[F_MSHR] == 'A' || let[F_MSHR] == 'S' ? CM_ASSOC : CM_FIFO;
     c.mshr_entries = num[F_MSHR_N];
     c.mshr_max_merge = num[F_MSHR_MERGE];
     c.miss_queue = num[F_MISSQ];

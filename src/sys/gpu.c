@@ -26,7 +26,8 @@
 const struct gpu_config *gpu_config(const struct gpu *g) { return &g->cfg; }
 const struct stats *gpu_stats(const struct gpu *g) { return &g->stats; }
 uint64_t gpu_total_cycles(const struct gpu *g) { return g->tot_cycles; }
-void gpu_set_progress(struct gpu *g, bool on) { g->progress = on; }
+void gpu_set_progress(struct gpu *g, enum gpu_progress mode) { g->progress = (uint8_t)mode; }
+void gpu_set_progress_expect(struct gpu *g, uint64_t warp_insns) { g->progress_expect = warp_insns; }
 void gpu_set_idle_skip(struct gpu *g, bool on) { g->idle_skip = on; }
 
 /* Exact registry lookup; falls back to "<prefix>...<suffix>" for components

@@ -35,7 +35,8 @@ struct gpu_kernel_result {
     char name[128];
     unsigned kernel_id;
     uint64_t cycles;                 /* gpu_sim_cycle */
-    uint64_t thread_insns, warp_insns;
+    uint64_t thread_insns, warp_insns;   /* thread insns: lanes whose guard predicate holds (GPGPU-Sim) */
+    uint64_t active_lane_insns;       /* lanes active at issue whatever the guard (warpsim_active_lane_insn) */
     double ipc;                      /* thread instructions per core cycle (GPGPU-Sim's gpu_ipc) */
 };
 
@@ -61,8 +62,16 @@ void gpu_write_policy_params(const struct gpu *g, FILE *f);
    path fails here, and rows are appended per kernel (docs/timing.md lists the
    columns). */
 int gpu_set_outputs(struct gpu *g, const char *timeseries_csv, const char *warps_csv, char *msg, size_t n);
-/* Progress line on stderr every ~second of host time (kernel i, CTAs done, cycles, rate). */
-void gpu_set_progress(struct gpu *g, bool on);
+/* Progress on stderr once a run has taken GPU_PROGRESS_DELAY host seconds: kernel, CTAs done, cycle,
+   warp instructions, IPC so far, host rate and, when the run's warp instruction count is known
+   (gpu_set_progress_expect), an ETA.  GPU_PROGRESS_TTY rewrites one line about every second;
+   GPU_PROGRESS_LINES prints a plain line every GPU_PROGRESS_EVERY seconds (logs, pipes). */
+enum gpu_progress { GPU_PROGRESS_OFF, GPU_PROGRESS_TTY, GPU_PROGRESS_LINES };
+#define GPU_PROGRESS_DELAY 2.0
+#define GPU_PROGRESS_EVERY 10.0
+void gpu_set_progress(struct gpu *g, enum gpu_progress mode);
+/* The whole run's warp instructions (every kernel), 0 = unknown. */
+void gpu_set_progress_expect(struct gpu *g, uint64_t warp_insns);
 
 /* Run one launch (grid initialised by the caller, ptx_grid_init) to completion.
    Returns 0, or -1 with a message (executor fault with its memory-checker

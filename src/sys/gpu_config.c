@@ -120,7 +120,10 @@ const struct cfg_opt gpu_config_opts[] = {
     O("gpgpu_dram_timing_opt", CFG_STRING, dram_timing_opt,
       "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2", 0, 0,
       "DRAM banks and timing (DRAM command cycles)"),
-    O("gpgpu_dram_buswidth", CFG_UINT, dram_buswidth, "8", 1, 64, "bytes per data-bus beat per channel"),
+    O("gpgpu_dram_buswidth", CFG_UINT, dram_chip_buswidth, "8", 1, 64,
+      "bytes per data-bus beat of one DRAM chip (a channel is -gpgpu_n_mem_per_ctrlr chips wide)"),
+    O("gpgpu_n_mem_per_ctrlr", CFG_UINT, n_mem_per_ctrlr, "1", 1, 16,
+      "DRAM chips side by side on one channel: a beat moves -gpgpu_dram_buswidth x this many bytes"),
     O("gpgpu_dram_burst_length", CFG_UINT, dram_burst_length, "8", 1, 64, "beats per access"),
     O("dram_data_command_freq_ratio", CFG_UINT, dram_data_command_freq_ratio, "4", 1, 16,
       "data beats per command cycle (2 DDR, 4 GDDR5)"),
@@ -195,7 +198,13 @@ const struct cfg_opt gpu_config_opts[] = {
       "core cycles per time-series sample"),
     O("warpsim_deadlock_cycles", CFG_U64, deadlock_cycles, "1000000", 1, 1e15,
       "stop when nothing progressed for this many core cycles"),
-    O("gpgpu_max_cycle", CFG_U64, max_cycles, "0", 0, 1e18, "stop after this many core cycles (0: no limit)"),
+    O("gpgpu_max_cycle", CFG_U64, max_cycles, "0", 0, 1e18,
+      "stop the run after this many core cycles over all launches; statistics reported, outputs not verified "
+      "(0: no limit)"),
+    O("gpgpu_max_insn", CFG_U64, max_insns, "0", 0, 1e18,
+      "stop the run after this many thread instructions (gpu_tot_sim_insn) over all launches (0: no limit)"),
+    O("gpgpu_max_cta", CFG_U64, max_ctas, "0", 0, 1e18,
+      "dispatch at most this many CTAs over all launches, then stop once they finished (0: no limit)"),
     O("warpsim_threads", CFG_UINT, threads, "1", 0, 256,
       "host threads that tick the SMs in parallel, results identical for every count (0: one per CPU "
       "core, at most one per 4 SMs)"),
@@ -252,10 +261,15 @@ static int gc_parse_pair(const char *s, unsigned *a, unsigned *b)
 }
 
 /* Exactly OPL_COUNT comma-separated integers in [lo, hi]. */
-static int gc_parse_list(const char *s, unsigned *out, unsigned lo, unsigned hi)
+/* OPL_COUNT integers in [lo, hi], comma-separated; with extra_ok one more may follow (GPGPU-Sim 4.x's
+   integer lists add SHFL; warpsim times shfl/vote as an integer ADD, so the sixth value is checked
+   and not used). */
+static int gc_parse_list(const char *s, unsigned *out, unsigned lo, unsigned hi, int extra_ok)
 {
     const char *p = s;
-    for (int i = 0; i < OPL_COUNT; i++) {
+    unsigned v6[OPL_COUNT + 1];
+    int n = 0;
+    for (;;) {
         if (!(*p >= '0' && *p <= '9'))
             return -1;
         unsigned long v = 0;
@@ -267,11 +281,16 @@ static int gc_parse_list(const char *s, unsigned *out, unsigned lo, unsigned hi)
         }
         if (v < lo)
             return -1;
-        out[i] = (unsigned)v;
-        if (i + 1 < OPL_COUNT && *p++ != ',')
+        v6[n++] = (unsigned)v;
+        if (!*p)
+            break;
+        if (*p++ != ',' || n == OPL_COUNT + (extra_ok ? 1 : 0))
             return -1;
     }
-    return *p ? -1 : 0;
+    if (n < OPL_COUNT)
+        return -1;
+    memcpy(out, v6, sizeof *out * OPL_COUNT);
+    return 0;
 }
 
 /* 1e6 / MHz rounded to the nearest picosecond. */
@@ -506,11 +525,68 @@ static int gc_cpu(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     return 0;
 }
 
+/* GPGPU-Sim's scheduler strings with parameters, mapped onto warpsim's policies and their parameters:
+   "two_level_active:<active warps>:<inner>:<outer>" -> two_level with warp_sched.two_level.active_size
+   (warpsim's two-level order is fixed: round robin among the active warps, the oldest ready pending warp
+   promoted; the two prioritisation numbers are checked, not used), "warp_limiting:<prio>:<warps>" -> swl
+   with warp_sched.swl.limit.  The derived parameter is placed right after -gpgpu_scheduler, so a later
+   explicit -warp_sched.* value still wins.  A registered name (lrr, gto, two_level, ...) is kept as is. */
+static int gc_gpgpusim_scheduler(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
+{
+    static const struct {
+        const char *prefix, *policy, *param;
+        int nums;                  /* numbers after the prefix */
+        int param_at;              /* which of them is the parameter */
+    } map[] = {
+        {"two_level_active", "two_level", "warp_sched.two_level.active_size", 3, 0},
+        {"warp_limiting", "swl", "warp_sched.swl.limit", 2, 1},
+    };
+    const char *s = g->scheduler;
+    if (!s || warp_sched_find(s))
+        return 0;
+    for (size_t m = 0; m < sizeof map / sizeof map[0]; m++) {
+        size_t pl = strlen(map[m].prefix);
+        if (strncmp(s, map[m].prefix, pl) != 0 || (s[pl] != ':' && s[pl] != '\0'))
+            continue;
+        unsigned long v[3] = {0, 0, 0};
+        const char *p = s + pl;
+        int n = 0;
+        while (*p == ':' && n < 3) {
+            char *end;
+            p++;
+            if (!(*p >= '0' && *p <= '9'))
+                break;
+            v[n++] = strtoul(p, &end, 10);
+            p = end;
+        }
+        if (n != map[m].nums || *p)
+            return gc_fail(c, err, "gpgpu_scheduler", NULL,
+                           "-gpgpu_scheduler: expected '%s%s', got '%s'", map[m].prefix,
+                           map[m].nums == 3 ? ":<active warps>:<inner order>:<outer order>"
+                                            : ":<order>:<warp limit>",
+                           s);
+        g->scheduler = map[m].policy;
+        const struct cfg_entry *at = cfg_find(c, "gpgpu_scheduler");
+        char num[24];
+        snprintf(num, sizeof num, "%lu", v[map[m].param_at]);
+        if (at && cfg_insert_after(c, at, map[m].param, num))
+            return gc_fail(c, err, "gpgpu_scheduler", NULL, "-gpgpu_scheduler: out of host memory");
+        return 0;
+    }
+    return 0;
+}
+
 int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
 {
     memset(g, 0, sizeof *g);
     if (cfg_apply(c, gpu_config_opts, gpu_config_nopts, g, err))
         return -1;
+    /* GPGPU-Sim's options that describe what warpsim does not model: accepted, listed in one line */
+    gpgpusim_mark_ignored(c);
+    if (gc_gpgpusim_scheduler(g, c, err))
+        return -1;
+    /* GPGPU-Sim's meaning: a channel is -gpgpu_n_mem_per_ctrlr chips of -gpgpu_dram_buswidth bytes */
+    g->dram_buswidth = g->dram_chip_buswidth * g->n_mem_per_ctrlr;
 
     /* topology */
     g->n_cores = g->n_clusters * g->n_cores_per_cluster;
@@ -583,10 +659,11 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const char *s = *(const char *const *)(const void *)((const char *)g + lists[i].str);
         unsigned *arr = (unsigned *)(void *)((char *)g + lists[i].arr);
-        if (gc_parse_list(s, arr, 1, 10000))
+        int is_int = i < 2;   /* GPGPU-Sim 4.x: ADD,MAX,MUL,MAD,DIV,SHFL for the integer lists */
+        if (gc_parse_list(s, arr, 1, 10000, is_int))
             return gc_fail(c, err, lists[i].name, NULL,
-                           "-%s: expected 5 comma-separated integers in [1, 10000] (ADD,MAX,MUL,MAD,DIV), got '%s'",
-                           lists[i].name, s);
+                           "-%s: expected %s comma-separated integers in [1, 10000] (ADD,MAX,MUL,MAD,DIV%s), got '%s'",
+                           lists[i].name, is_int ? "5 or 6" : "5", is_int ? "[,SHFL]" : "", s);
     }
 
     /* caches: every string must parse; line sizes must nest */

@@ -104,7 +104,9 @@ struct gpu_config {
     unsigned dram_latency;          /* -dram_latency: fixed DRAM return path (DRAM cycles) */
     unsigned l2_queue;              /* -warpsim_l2_queue: icnt->L2, L2->DRAM and return queue entries */
     const char *dram_timing_opt;    /* -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0" */
-    unsigned dram_buswidth;         /* -gpgpu_dram_buswidth: bytes per DRAM data-bus beat, per channel */
+    unsigned dram_chip_buswidth;    /* -gpgpu_dram_buswidth: bytes per data-bus beat of one DRAM chip */
+    unsigned n_mem_per_ctrlr;       /* -gpgpu_n_mem_per_ctrlr: DRAM chips side by side on one channel */
+    unsigned dram_buswidth;         /* derived: bytes per data-bus beat of a channel = chip width x chips */
     unsigned dram_burst_length;     /* -gpgpu_dram_burst_length */
     unsigned dram_data_command_freq_ratio; /* -dram_data_command_freq_ratio (2 DDR, 4 GDDR5) */
     unsigned frfcfs_queue_size;     /* -gpgpu_frfcfs_dram_sched_queue_size (0 = unbounded: not allowed here) */
@@ -163,14 +165,26 @@ struct gpu_config {
     unsigned stats_interval;        /* -warpsim_sample_interval: core cycles per time-series sample */
     uint64_t deadlock_cycles;       /* -warpsim_deadlock_cycles: watchdog (no progress for this long) */
     uint64_t max_cycles;            /* -gpgpu_max_cycle: stop the run after this many core cycles (0 = none) */
+    uint64_t max_insns;             /* -gpgpu_max_insn: ... after this many thread instructions (0 = none) */
+    uint64_t max_ctas;              /* -gpgpu_max_cta: dispatch at most this many CTAs, then stop (0 = none) */
     unsigned threads;               /* -warpsim_threads: host threads for the SMs (0: per CPU core) */
     unsigned lat_hist_bucket;       /* -warpsim_lat_hist_bucket: lat_rt histogram bucket width (cycles) */
     unsigned max_model_mib;         /* -warpsim_max_model_mib: host memory the machine may take (MiB) */
 };
 
+/* A run stopped by -gpgpu_max_cycle/_insn/_cta ends as GPGPU-Sim's does: the launch fails with
+   WS_ERROR_LIMIT and a message that starts with GPU_SIM_LIMIT_TAG, the statistics cover the run up
+   to the stop, and tools report "stopped at limit" (outputs not verified) instead of an error. */
+#define GPU_SIM_LIMIT_TAG "stopped at simulation limit: "
+
 /* Option table (for listings and the effective config). */
 extern const struct cfg_opt gpu_config_opts[];
 extern const size_t gpu_config_nopts;
+/* GPGPU-Sim 4.x options that warpsim accepts and does not model (src/sys/gpgpusim_ignored.c);
+   gpu_config_load marks the ones a config sets, cfg_check_unused lists them in one line. */
+extern const char *const gpgpusim_ignored_opts[];
+extern const size_t gpgpusim_ignored_nopts;
+unsigned gpgpusim_mark_ignored(struct cfg *c);
 
 /* Defaults + c, validated, derived fields computed. Returns 0 or -1 with *err. */
 int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err);

@@ -45,6 +45,12 @@ enum gsum {
     GS_CTAS_DONE, GS_WARPS_DONE,
     GS_L1D_ACC, GS_L1D_MISS, GS_L1D_HITRES, GS_L1D_RESFAIL,
     GS_L2_ACC, GS_L2_MISS, GS_L2_HITRES, GS_L2_RESFAIL,
+    /* GPGPU-Sim's access/outcome tables (gpu_report.c): reads and read misses of the L1D and the L2,
+       the L2's read hits, and the L1I, constant and texture caches (read-only) at GS_L1X + 5 * c + k,
+       c = 0..2 in that order, k: hits, pending hits, misses, reservation failures, accesses */
+    GS_L1D_READS, GS_L1D_RMISS, GS_L2_READS, GS_L2_RHIT, GS_L2_RMISS,
+    GS_L1X, GS_L1X_END = GS_L1X + 3 * 5 - 1,
+    GS_STALL_DRAMFULL,                   /* requests waiting for a full sub-partition (gpu_stall_dramfull) */
     /* bypass and reuse (mem/cache.h cache_stats.bypassed, evictions, evicted_never_reused) */
     GS_L1D_BYP, GS_L1D_EVICT, GS_L1D_EVICT0, GS_L2_BYP, GS_L2_EVICT, GS_L2_EVICT0,
     /* reads by critical / other warps at the L1D (cache_stats.crit_*, nc_*; CAWA) */
@@ -161,6 +167,7 @@ struct gpu {
 
     /* whole-GPU counters (registered as gpu.*) */
     uint64_t ctr_lat_rt_sum, ctr_lat_rt_cnt, ctr_res_warp_cycles;   /* the last: active warps x cycles */
+    uint64_t ctr_stall_dramfull;       /* icnt cycles x sub-partitions: a delivered request waited, partition full */
     uint64_t *ctr_res_warp_cycles_sm;  /* [n_sms] */
     unsigned *active_warps;            /* [n_sms] warps dispatched and not yet finished (slot held) */
     uint64_t *hist;                    /* [GPU_HIST_BUCKETS] lat_rt histogram */
@@ -188,8 +195,12 @@ struct gpu {
     uint32_t ts_byp_pc[GPU_TS_BYP_PCS];
     unsigned ts_byp_n;
     uint64_t sample_prev_cycle;        /* global core cycle of the last sample boundary */
-    bool progress;
+    uint8_t progress;                  /* enum gpu_progress */
+    bool progress_shown;               /* a TTY line is on the terminal (cleared at the kernel's end) */
     double progress_next;              /* host time of the next progress line */
+    double progress_t_run;             /* host time the first kernel started */
+    uint64_t progress_expect;          /* the run's warp instructions when known (ETA), else 0 */
+    uint64_t progress_warp_before;     /* warp instructions of the kernels already finished */
 
     /* CPU cores of the chip (gpu_cpu.c; -warpsim_cpu_cores) */
     unsigned n_cpus, cpu_active;       /* cores, and those with an application */

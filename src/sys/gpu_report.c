@@ -4,10 +4,16 @@
  * the JSON report, and the time-series CSV.
  *
  * Definitions (docs/timing.md has the full list):
+ *   gpu_sim_insn       thread instructions as GPGPU-Sim counts them: lanes active at
+ *                      issue whose guard predicate holds; warpsim_active_lane_insn: every
+ *                      lane active at issue
  *   gpu_ipc            thread instructions per core cycle (as GPGPU-Sim)
  *   gpu_warp_ipc       warp instructions per core cycle
  *   gpu_occupancy      active warps (dispatched, slot not yet freed) averaged over
  *                      core cycles and SMs, as a percentage of max_warps_per_core
+ *                      (text: GPGPU-Sim's "45.1234% "); gpu_tot_occupancy: every kernel so far
+ *   L2_BW              reply-crossbar bytes from the L2 slices per simulated second (GB/s)
+ *   *_stats_breakdown  GPGPU-Sim's [TYPE][OUTCOME] tables (see gpgpusim_tables)
  *   *_MPKI             misses per 1000 WARP instructions
  *   RACT               mean over SMs (with at least one cycle with resident warps)
  *                      of N_act / (N_act + N_inact)
@@ -20,6 +26,7 @@
  *                      reply reaching the SM's reply buffer
  *   dram_bw_util       data-bus busy cycles / (DRAM cycles x channels)
  */
+#include "core/json.h"
 #include "gpu_int.h"
 #include "sys/gpu_cpu.h"
 
@@ -47,6 +54,7 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
     v[GS_L2_CYCLES] = edges_before(g, GD_L2, boundary);
     v[GS_DRAM_CYCLES] = edges_before(g, GD_DRAM, boundary);
     v[GS_RES_WARP_CYCLES] = g->ctr_res_warp_cycles;
+    v[GS_STALL_DRAMFULL] = g->ctr_stall_dramfull;
     for (unsigned i = 0; i < g->n_sms; i++) {
         const struct sm_metrics *m = sm_get_metrics(g->sm[i]);
         uint64_t *pc = &v[GS_FIXED + i * PC_COUNT];
@@ -67,6 +75,17 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
         v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
         const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], GPU_CACHE_L1D));
+        v[GS_L1D_READS] += l1->reads;
+        v[GS_L1D_RMISS] += l1->read_misses;
+        for (unsigned k = 0; k < 3; k++) {   /* L1I, constant, texture: reads only */
+            const struct cache_stats *x = cache_stats(sm_cache(g->sm[i], (unsigned)GPU_CACHE_L1I + k));
+            uint64_t *o = &v[GS_L1X + k * 5];
+            o[0] += x->hits;
+            o[1] += x->hit_reserved;
+            o[2] += x->misses;
+            o[3] += x->res_fail;
+            o[4] += x->accesses;
+        }
         v[GS_L1D_BYP] += l1->bypassed;
         v[GS_L1D_EVICT] += l1->evictions;
         v[GS_L1D_EVICT0] += l1->evicted_never_reused;
@@ -95,6 +114,8 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L2_MISS] += cs->misses;
         v[GS_L2_HITRES] += cs->hit_reserved;
         v[GS_L2_RESFAIL] += cs->res_fail;
+        v[GS_L2_READS] += cs->reads;
+        v[GS_L2_RMISS] += cs->read_misses;
         v[GS_L2_BYP] += cs->bypassed;
         v[GS_L2_EVICT] += cs->evictions;
         v[GS_L2_EVICT0] += cs->evicted_never_reused;
@@ -104,6 +125,7 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_P_STALL_MC] += ps->dram_stall;
         v[GS_P_STALL_NET] += ps->reply_stall;
         v[GS_P_L2_RES_FAIL] += ps->l2_res_fail;
+        v[GS_L2_RHIT] += ps->l2_read_hits;
     }
     const struct icnt_stats *is = icnt_get_stats(g->req_net);
     v[GS_IREQ_PKTS] = is->packets;
@@ -313,87 +335,82 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
     g->sample_prev_cycle = boundary;
 }
 
-/* ---- emitters: one report body, written as text or as JSON --------------------------------- */
+/* ---- emitters: one report body, written as text or as JSON (core/json.c) ----------------------- */
 
 struct emit {
     FILE *f;
     int json;
-    int depth, base;
-    int need_comma[16];
+    struct json j;        /* JSON: the writer */
     const char *prefix;   /* text: key prefix inside an object */
 };
 
-static void em_sep(struct emit *e, const char *key)
+static void em_key(struct emit *e, const char *key)
 {
-    if (e->json) {
-        if (e->need_comma[e->depth])
-            fputc(',', e->f);
-        e->need_comma[e->depth] = 1;
-        fprintf(e->f, "\n%*s", 2 * (e->base + e->depth), "");
-        if (key)
-            fprintf(e->f, "\"%s\": ", key);
-    } else {
-        fprintf(e->f, "%s%s = ", e->prefix ? e->prefix : "", key ? key : "");
-    }
+    fprintf(e->f, "%s%s = ", e->prefix ? e->prefix : "", key ? key : "");
 }
 
 static void em_u64(struct emit *e, const char *key, uint64_t v)
 {
-    em_sep(e, key);
-    fprintf(e->f, "%" PRIu64 "%s", v, e->json ? "" : "\n");
+    if (e->json) {
+        json_u64(&e->j, key, v);
+        return;
+    }
+    em_key(e, key);
+    fprintf(e->f, "%" PRIu64 "\n", v);
 }
 
 static void em_dbl(struct emit *e, const char *key, double v)
 {
-    em_sep(e, key);
-    if (e->json)
-        fprintf(e->f, "%.6g", v);
-    else
-        fprintf(e->f, "%.4f\n", v);
+    if (e->json) {
+        json_dbl(&e->j, key, v);
+        return;
+    }
+    em_key(e, key);
+    fprintf(e->f, "%.4f\n", v);
 }
 
 static void em_str(struct emit *e, const char *key, const char *v)
 {
-    em_sep(e, key);
-    if (!e->json) {
-        fprintf(e->f, "%s\n", v);
+    if (e->json) {
+        json_str(&e->j, key, v);
         return;
     }
-    fputc('"', e->f);
-    for (const char *p = v; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', e->f);
-        if ((unsigned char)*p >= 0x20)
-            fputc(*p, e->f);
-    }
-    fputc('"', e->f);
+    em_key(e, key);
+    fprintf(e->f, "%s\n", v);
 }
 
 static void em_arr_u64(struct emit *e, const char *key, const uint64_t *v, unsigned n, unsigned stride)
 {
-    em_sep(e, key);
-    fputs(e->json ? "[" : "", e->f);
+    if (e->json) {
+        json_arr_u64(&e->j, key, v, n, stride);
+        return;
+    }
+    em_key(e, key);
     for (unsigned i = 0; i < n; i++)
-        fprintf(e->f, "%s%" PRIu64, i ? (e->json ? ", " : " ") : "", v[(size_t)i * stride]);
-    fputs(e->json ? "]" : "\n", e->f);
+        fprintf(e->f, "%s%" PRIu64, i ? " " : "", v[(size_t)i * stride]);
+    fputc('\n', e->f);
 }
 
 static void em_arr_dbl(struct emit *e, const char *key, const double *v, unsigned n)
 {
-    em_sep(e, key);
-    fputs(e->json ? "[" : "", e->f);
+    if (e->json) {
+        json_arr_dbl(&e->j, key, v, n);
+        return;
+    }
+    em_key(e, key);
     for (unsigned i = 0; i < n; i++)
-        fprintf(e->f, e->json ? "%s%.6g" : "%s%.4f", i ? (e->json ? ", " : " ") : "", v[i]);
-    fputs(e->json ? "]" : "\n", e->f);
+        fprintf(e->f, "%s%.4f", i ? " " : "", v[i]);
+    fputc('\n', e->f);
 }
 
+/* JSON: an object ('{') or array ('[') member; text: later keys get text_prefix */
 static void em_open(struct emit *e, const char *key, char c, const char *text_prefix)
 {
     if (e->json) {
-        em_sep(e, key);
-        fputc(c, e->f);
-        e->depth++;
-        e->need_comma[e->depth] = 0;
+        if (c == '[')
+            json_arr(&e->j, key);
+        else
+            json_obj(&e->j, key);
     } else {
         e->prefix = text_prefix;
     }
@@ -401,12 +418,11 @@ static void em_open(struct emit *e, const char *key, char c, const char *text_pr
 
 static void em_close(struct emit *e, char c)
 {
-    if (e->json) {
-        e->depth--;
-        fprintf(e->f, "\n%*s%c", 2 * (e->base + e->depth), "", c);
-    } else {
+    (void)c;
+    if (e->json)
+        json_close(&e->j);
+    else
         e->prefix = NULL;
-    }
 }
 
 /* ---- one report section (a kernel or the totals) ------------------------------------------ */
@@ -419,7 +435,133 @@ struct section {
     uint64_t ctas, lat_rt_max;
     double host_seconds;
     const uint64_t *d;             /* summary difference */
+    const uint64_t *cum;           /* summary over the kernels up to this one (totals: the run) */
+    uint64_t active_lane_insns, tot_active_lane_insns;
+    int stopped;                   /* 1: this kernel (the run) stopped at a -gpgpu_max_* limit */
 };
+
+/* ---- GPGPU-Sim's formats ------------------------------------------------------------------ */
+
+/* "gpu_occupancy = 45.1234% " in text, a number in JSON */
+static void em_pct(struct emit *e, const char *key, double v)
+{
+    if (e->json) {
+        json_dbl(&e->j, key, v);
+        return;
+    }
+    em_key(e, key);
+    fprintf(e->f, "%.4f%% \n", v);
+}
+
+/* "L2_BW  = %12.4f GB/Sec" in text, GB/s as a number in JSON */
+static void em_gbps(struct emit *e, const char *key, double v)
+{
+    if (e->json)
+        json_dbl(&e->j, key, v);
+    else
+        fprintf(e->f, "%s  = %12.4f GB/Sec\n", key, v);
+}
+
+/* Bytes the L2 slices handed to the reply network (header flits included) per simulated second. */
+static double l2_bw_gbps(const struct gpu *g, const uint64_t *d)
+{
+    double secs = (double)d[GS_CORE_CYCLES] * (double)g->per[GD_CORE] * 1e-12;
+    return secs > 0 ? (double)d[GS_IREP_FLITS] * g->cfg.icnt_flit_size / secs / 1e9 : 0.0;
+}
+
+/* One access/outcome table, GPGPU-Sim's NAME[TYPE][OUTCOME] = N: per type the outcomes
+   HIT, HIT_RESERVED, MISS, RESERVATION_FAIL and, for a type with accesses, TOTAL_ACCESS
+   (hits + pending hits + misses, reservation failures not counted).  JSON: an object per type. */
+#define BK_TYPES 5
+enum { BK_GLOBAL_R = 0, BK_GLOBAL_W, BK_CONST_R, BK_TEX_R, BK_INST_R };
+static const char *const bk_type_name[BK_TYPES] = {"GLOBAL_ACC_R", "GLOBAL_ACC_W", "CONST_ACC_R", "TEXTURE_ACC_R",
+                                                   "INST_ACC_R"};
+struct bk_row { uint64_t hit, hit_res, miss, res_fail; bool used; };
+
+static void em_breakdown(struct emit *e, const char *name, const struct bk_row *rows)
+{
+    if (e->json)
+        em_open(e, name, '{', NULL);
+    for (unsigned t = 0; t < BK_TYPES; t++) {
+        const struct bk_row *r = &rows[t];
+        if (!r->used)
+            continue;
+        uint64_t tot = r->hit + r->hit_res + r->miss;
+        const char *oc[] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL", "TOTAL_ACCESS"};
+        uint64_t v[] = {r->hit, r->hit_res, r->miss, r->res_fail, tot};
+        if (e->json) {
+            em_open(e, bk_type_name[t], '{', NULL);
+            for (unsigned k = 0; k < 5; k++)
+                em_u64(e, oc[k], v[k]);
+            em_close(e, '}');
+            continue;
+        }
+        for (unsigned k = 0; k < 5; k++)
+            if (k < 4 || tot)
+                fprintf(e->f, "\t%s[%s][%s] = %" PRIu64 "\n", name, bk_type_name[t], oc[k], v[k]);
+    }
+    if (e->json)
+        em_close(e, '}');
+}
+
+/* The L1D's and the L2's rows from a summary difference: reads by outcome are counted (the L1D's
+   read hits are its warps' read hits, the L2's its slices' read hits); writes (and, at the L2,
+   atomics) are the rest.  Reservation failures are not split by reads and writes in warpsim's
+   caches: they go to the read row.  Local-memory accesses are counted with the global ones, and
+   at the L2 every read (instruction, constant and texture misses too) is a GLOBAL_ACC_R. */
+static uint64_t sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+static void bk_rw(struct bk_row *rows, uint64_t acc, uint64_t miss, uint64_t hit_res, uint64_t res_fail, uint64_t reads,
+                  uint64_t rhit, uint64_t rmiss)
+{
+    uint64_t hits = sub0(acc, miss + hit_res);
+    struct bk_row *r = &rows[BK_GLOBAL_R], *w = &rows[BK_GLOBAL_W];
+    r->used = w->used = true;
+    r->hit = rhit;
+    r->miss = rmiss;
+    r->hit_res = sub0(reads, rhit + rmiss);
+    r->res_fail = res_fail;
+    w->hit = sub0(hits, rhit);
+    w->miss = sub0(miss, rmiss);
+    w->hit_res = sub0(hit_res, r->hit_res);
+    w->res_fail = 0;
+}
+
+static void bk_l1d(struct bk_row *rows, const uint64_t *d)
+{
+    bk_rw(rows, d[GS_L1D_ACC], d[GS_L1D_MISS], d[GS_L1D_HITRES], d[GS_L1D_RESFAIL], d[GS_L1D_READS],
+          d[GS_L1D_CHIT] + d[GS_L1D_NHIT], d[GS_L1D_RMISS]);
+}
+
+static void gpgpusim_tables(struct emit *e, const uint64_t *d)
+{
+    struct bk_row l1d[BK_TYPES], l2[BK_TYPES], core[BK_TYPES];
+    memset(l1d, 0, sizeof l1d);
+    memset(l2, 0, sizeof l2);
+    bk_l1d(l1d, d);
+    bk_rw(l2, d[GS_L2_ACC], d[GS_L2_MISS], d[GS_L2_HITRES], d[GS_L2_RESFAIL], d[GS_L2_READS], d[GS_L2_RHIT],
+          d[GS_L2_RMISS]);
+    memcpy(core, l1d, sizeof core);   /* the SM's caches together: L1D, L1I, constant, texture */
+    static const unsigned x_type[3] = {BK_INST_R, BK_CONST_R, BK_TEX_R};
+    for (unsigned k = 0; k < 3; k++) {
+        const uint64_t *x = &d[GS_L1X + k * 5];
+        struct bk_row *r = &core[x_type[k]];
+        r->used = true;
+        r->hit = x[0];
+        r->hit_res = x[1];
+        r->miss = x[2];
+        r->res_fail = x[3];
+    }
+    if (!e->json)
+        fputs("L1D_total_cache_breakdown:\n", e->f);
+    em_breakdown(e, "L1D_cache_stats_breakdown", l1d);
+    if (!e->json)
+        fputs("L2_total_cache_breakdown:\n", e->f);
+    em_breakdown(e, "L2_cache_stats_breakdown", l2);
+    if (!e->json)
+        fputs("Total_core_cache_stats:\n", e->f);
+    em_breakdown(e, "Total_core_cache_stats_breakdown", core);
+}
 
 static void section_body(const struct gpu *g, struct emit *e, const struct section *s)
 {
@@ -430,7 +572,10 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     if (s->kernel_id)
         em_u64(e, "kernel_launch_uid", s->kernel_id);
     em_u64(e, "gpu_sim_cycle", s->cycles);
+    if (s->stopped && (!e->json || !s->kernel_id))   /* a kernel's JSON object has its status already */
+        em_str(e, "status", "stopped at limit");
     em_u64(e, "gpu_sim_insn", s->thread_insns);
+    em_u64(e, "warpsim_active_lane_insn", s->active_lane_insns);
     em_u64(e, "gpu_sim_warp_insn", s->warp_insns);
     em_dbl(e, "gpu_ipc", ratio(s->thread_insns, s->cycles));
     em_dbl(e, "gpu_warp_ipc", ratio(s->warp_insns, s->cycles));
@@ -439,7 +584,18 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_u64(e, "gpu_tot_sim_warp_insn", s->tot_warp_insns);
     em_dbl(e, "gpu_tot_ipc", ratio(s->tot_thread_insns, s->tot_cycles));
     em_u64(e, "ctas_completed", d[GS_CTAS_DONE]);
-    em_dbl(e, "gpu_occupancy", 100.0 * ratio(d[GS_RES_WARP_CYCLES], d[GS_CORE_CYCLES] * n * c->max_warps_per_core));
+    em_pct(e, "gpu_occupancy", 100.0 * ratio(d[GS_RES_WARP_CYCLES], d[GS_CORE_CYCLES] * n * c->max_warps_per_core));
+    /* GPGPU-Sim's names for what warpsim models: run totals up to this kernel, congestion, L2 bandwidth */
+    const uint64_t *cum = s->cum ? s->cum : d;
+    em_pct(e, "gpu_tot_occupancy",
+           100.0 * ratio(cum[GS_RES_WARP_CYCLES], cum[GS_CORE_CYCLES] * n * c->max_warps_per_core));
+    em_u64(e, "warpsim_tot_active_lane_insn", s->tot_active_lane_insns);
+    em_u64(e, "gpgpu_n_tot_thrd_icount", s->tot_thread_insns);
+    em_u64(e, "gpgpu_n_tot_w_icount", s->tot_warp_insns);
+    em_u64(e, "gpu_stall_dramfull", d[GS_STALL_DRAMFULL]);
+    em_u64(e, "gpu_stall_icnt2sh", d[GS_IREP_STALL]);
+    em_gbps(e, "L2_BW", l2_bw_gbps(g, d));
+    em_gbps(e, "L2_BW_total", l2_bw_gbps(g, cum));
 
     em_u64(e, "L1D_total_cache_accesses", d[GS_L1D_ACC]);
     em_u64(e, "L1D_total_cache_misses", d[GS_L1D_MISS]);
@@ -451,6 +607,7 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_dbl(e, "L2_total_cache_miss_rate", ratio(d[GS_L2_MISS], d[GS_L2_ACC]));
     em_u64(e, "L2_total_cache_pending_hits", d[GS_L2_HITRES]);
     em_u64(e, "L2_total_cache_reservation_fails", d[GS_L2_RESFAIL]);
+    gpgpusim_tables(e, d);
     em_dbl(e, "L1D_MPKI_warp", 1000.0 * ratio(d[GS_L1D_MISS], s->warp_insns));
     em_dbl(e, "L2_MPKI_warp", 1000.0 * ratio(d[GS_L2_MISS], s->warp_insns));
     /* bypass and reuse: always in JSON; in the text report only with a bypass policy (the
@@ -512,6 +669,9 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
 
     em_u64(e, "dram_reads", d[GS_D_READS]);
     em_u64(e, "dram_writes", d[GS_D_WRITES]);
+    if (!e->json)   /* GPGPU-Sim's spelling of the same counts */
+        fprintf(e->f, "total dram reads = %" PRIu64 "\ntotal dram writes = %" PRIu64 "\n", d[GS_D_READS],
+                d[GS_D_WRITES]);
     em_u64(e, "dram_activates", d[GS_D_ACT]);
     em_dbl(e, "dram_avg_queue_latency_dram_cycles", ratio(d[GS_D_QLAT], d[GS_D_READS] + d[GS_D_WRITES]));
     em_dbl(e, "dram_row_buffer_hit_rate", ratio(d[GS_D_ROWHIT], d[GS_D_ROWHIT] + d[GS_D_ROWMISS]));
@@ -586,6 +746,13 @@ static void section_host(struct emit *e, const struct section *s)
     em_dbl(e, "gpgpu_simulation_time_sec", s->host_seconds);
     em_dbl(e, "gpgpu_simulation_rate_warp_insn_per_sec", (double)s->warp_insns / t);
     em_dbl(e, "gpgpu_simulation_rate_cycles_per_sec", (double)s->cycles / t);
+    if (!e->json) {   /* GPGPU-Sim's formats of the same */
+        unsigned long sec = (unsigned long)s->host_seconds;
+        fprintf(e->f, "gpgpu_simulation_time = %lu days, %lu hrs, %lu min, %lu sec (%lu sec)\n", sec / 86400,
+                sec / 3600 % 24, sec / 60 % 60, sec % 60, sec);
+        fprintf(e->f, "gpgpu_simulation_rate = %.0f (inst/sec)\n", (double)s->thread_insns / t);
+        fprintf(e->f, "gpgpu_simulation_rate = %.0f (cycle/sec)\n", (double)s->cycles / t);
+    }
 }
 
 /* Bypassed requests per PC over the L1Ds (whole run: the caches' counters are
@@ -643,6 +810,7 @@ static void make_sections(const struct gpu *g, unsigned k, struct section *s, ui
         s->tot_cycles += r->res.cycles;
         s->tot_thread_insns += r->res.thread_insns;
         s->tot_warp_insns += r->res.warp_insns;
+        s->tot_active_lane_insns += r->res.active_lane_insns;
         if (tot_d) {
             for (unsigned j = 0; j < g->nsum; j++)
                 tot_d[j] += r->sum[j];
@@ -707,15 +875,21 @@ static void cpu_section(const struct gpu *g, struct emit *e)
 
 static void report(const struct gpu *g, struct emit *e, int per_kernel)
 {
-    uint64_t *tot = calloc(g->nsum ? g->nsum : 1, sizeof(uint64_t));
+    uint64_t *tot = calloc(g->nsum ? 2 * (size_t)g->nsum : 1, sizeof(uint64_t));
     if (!tot)
         return;
+    uint64_t *cum = tot + g->nsum;   /* the kernels so far */
     if (e->json)
         em_open(e, "kernels", '[', NULL);
     for (unsigned k = 0; k < g->nkernels; k++) {
         const struct gpu_kernel_rec *r = &g->kernels[k];
         struct section s;
         make_sections(g, k, &s, NULL);
+        for (unsigned j = 0; j < g->nsum; j++)
+            cum[j] += r->sum[j];
+        s.cum = cum;
+        s.stopped = r->failed == 2;
+        s.active_lane_insns = r->res.active_lane_insns;
         s.name = r->res.name;
         s.kernel_id = r->res.kernel_id;
         s.cycles = r->res.cycles;
@@ -728,7 +902,7 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
         if (!e->json && !per_kernel) {
             fprintf(e->f, "kernel %u %s: gpu_sim_cycle = %" PRIu64 ", gpu_sim_insn = %" PRIu64 ", gpu_ipc = %.4f%s\n",
                     r->res.kernel_id, r->res.name, s.cycles, s.thread_insns, ratio(s.thread_insns, s.cycles),
-                    r->failed ? " (FAILED)" : "");
+                    r->failed == 2 ? " (stopped at limit)" : r->failed ? " (FAILED)" : "");
             continue;
         }
         if (e->json) {
@@ -739,7 +913,7 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
             snprintf(grid, sizeof grid, "%u,%u,%u", r->block[0], r->block[1], r->block[2]);
             em_str(e, "block", grid);
             em_u64(e, "start_cycle", r->start_cycle);
-            em_str(e, "status", r->failed ? "failed" : "ok");
+            em_str(e, "status", r->failed == 2 ? "stopped at limit" : r->failed ? "failed" : "ok");
         } else {
             fprintf(e->f, "\n---- kernel %u: %s ----\n", r->res.kernel_id, r->res.name);
         }
@@ -757,7 +931,10 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
     s.cycles = s.tot_cycles;
     s.thread_insns = s.tot_thread_insns;
     s.warp_insns = s.tot_warp_insns;
+    s.active_lane_insns = s.tot_active_lane_insns;
     s.d = tot;
+    s.cum = tot;
+    s.stopped = g->nkernels && g->kernels[g->nkernels - 1].failed == 2;
     if (e->json)
         em_open(e, "totals", '{', NULL);
     else
@@ -809,6 +986,6 @@ void gpu_report_json(const struct gpu *g, FILE *f, int indent)
     memset(&e, 0, sizeof e);
     e.f = f;
     e.json = 1;
-    e.base = indent;
+    json_begin_body(&e.j, f, indent);
     report(g, &e, 1);
 }

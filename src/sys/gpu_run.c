@@ -320,6 +320,33 @@ static void cta_update(struct gpu *g, sim_cycle now, bool first)
         g->cta_next_update = first ? now + p - 1 : now + p;
 }
 
+/* ---- the run's limits (-gpgpu_max_cycle, -gpgpu_max_insn, -gpgpu_max_cta) -------------------
+ * As GPGPU-Sim's: counted over all launches of the run.  A limit reached stops the launch under
+ * way (statistics up to that point, the kernel marked "stopped at limit") and the machine; the
+ * message starts with GPU_SIM_LIMIT_TAG.  -gpgpu_max_cta stops dispatching once that many CTAs
+ * were dispatched in the run, and stops the run when they have finished (whole CTAs counted). */
+
+/* CTAs of the launches before the one under way (every earlier launch ran all of its CTAs). */
+static uint64_t ctas_before(const struct gpu *g)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i + 1 < g->nkernels; i++)
+        n += g->kernels[i].n_ctas;
+    return n;
+}
+
+/* CTAs of this launch dispatched so far: finished plus resident. */
+static uint64_t ctas_dispatched_now(const struct gpu *g);
+
+/* How many more CTAs may be dispatched now (UINT64_MAX: no limit). */
+static uint64_t cta_budget(const struct gpu *g)
+{
+    if (!g->cfg.max_ctas)
+        return UINT64_MAX;
+    uint64_t used = ctas_before(g) + ctas_dispatched_now(g);
+    return g->cfg.max_ctas > used ? g->cfg.max_ctas - used : 0;
+}
+
 /* Hand out CTAs for this core cycle.  Returns true if any was dispatched. */
 static bool dispatch(struct gpu *g, sim_cycle now)
 {
@@ -329,7 +356,8 @@ static bool dispatch(struct gpu *g, sim_cycle now)
     struct gpu_view v = {g->n_sms, g->views, g->next_cta, g->n_ctas, g->kernel_id, g->cta_dispatched, g->loc};
     const unsigned mpc = cta_max_per_cycle(g);
     bool any = false;
-    while (g->next_cta < g->n_ctas) {
+    uint64_t budget = cta_budget(g);   /* -gpgpu_max_cta */
+    while (g->next_cta < g->n_ctas && budget) {
         v.next_cta = g->next_cta;
         int s = g->cta_ops->pick_sm(g->cta_state, &v, now);
         /* a policy naming a full SM (or one that got its per-cycle maximum) ends the round */
@@ -362,6 +390,8 @@ static bool dispatch(struct gpu *g, sim_cycle now)
         g->cta_sm[s].got++;
         sv->can_take = sv->room && g->cta_sm[s].got < mpc ? 1u : 0u;   /* one CTA per SM per cycle by default */
         any = true;
+        if (budget != UINT64_MAX)
+            budget--;
     }
     for (unsigned i = 0; i < g->n_sms; i++)
         g->cta_sm[i].got = 0;
@@ -427,6 +457,8 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
             icnt_pop(g->req_net, p);
             partition_push(g->part[p], r, now_core);
             moved = true;
+        } else if (r) {
+            g->ctr_stall_dramfull++;   /* gpu_stall_dramfull */
         }
     }
     for (unsigned p = 0; p < g->n_parts; p++) {
@@ -765,17 +797,73 @@ static uint64_t ctas_done_now(const struct gpu *g)
     return done - g->sum_start[GS_CTAS_DONE];
 }
 
+static uint64_t ctas_dispatched_now(const struct gpu *g)
+{
+    uint64_t n = ctas_done_now(g);
+    for (unsigned i = 0; i < g->n_sms; i++)
+        n += sm_resident_ctas(g->sm[i]);
+    return n;
+}
+
+/* One of the run's limits reached after `kcyc` core cycles of the launch under way: the message. */
+static bool run_limit_hit(const struct gpu *g, const struct ptx_grid *grid, uint64_t kcyc, uint64_t insns_before,
+                          uint64_t ctas_before_k, char *msg, size_t n)
+{
+    const struct gpu_config *c = &g->cfg;
+    const char *kn = g->kernels[g->nkernels - 1].res.name;
+    if (c->max_cycles && g->tot_cycles + kcyc >= c->max_cycles) {
+        snprintf(msg, n, GPU_SIM_LIMIT_TAG "-gpgpu_max_cycle %" PRIu64 " core cycles reached in kernel '%s'",
+                 c->max_cycles, kn);
+        return true;
+    }
+    if (c->max_insns && insns_before + grid->cnt.thread_insns >= c->max_insns) {
+        snprintf(msg, n, GPU_SIM_LIMIT_TAG "-gpgpu_max_insn %" PRIu64 " thread instructions reached in kernel '%s' (%" PRIu64
+                 ")", c->max_insns, kn, insns_before + grid->cnt.thread_insns);
+        return true;
+    }
+    if (c->max_ctas && ctas_before_k + g->n_ctas > c->max_ctas && ctas_before_k + ctas_done_now(g) >= c->max_ctas) {
+        snprintf(msg, n, GPU_SIM_LIMIT_TAG "-gpgpu_max_cta %" PRIu64 " CTAs finished, in kernel '%s' (%" PRIu64
+                 " of its %" PRIu64 " CTAs)",
+                 c->max_ctas, kn, ctas_done_now(g), g->n_ctas);
+        return true;
+    }
+    return false;
+}
+
+/* "1h02m", "3m07s", "12s" */
+static void fmt_duration(char *b, size_t n, double s)
+{
+    unsigned long v = s > 0 && s < 1e9 ? (unsigned long)(s + 0.5) : 0;
+    if (v >= 3600)
+        snprintf(b, n, "%luh%02lum", v / 3600, v / 60 % 60);
+    else if (v >= 60)
+        snprintf(b, n, "%lum%02lus", v / 60, v % 60);
+    else
+        snprintf(b, n, "%lus", v);
+}
+
 static void progress_line(struct gpu *g, sim_cycle now, sim_cycle kstart, double t0)
 {
     double t = host_clock_seconds();
     if (t < g->progress_next)
         return;
-    g->progress_next = t + 1.0;
-    double el = t - t0 > 1e-9 ? t - t0 : 1e-9;
-    fprintf(stderr, "\r[warpsim] kernel %u %s: CTAs %" PRIu64 "/%" PRIu64 ", cycle %" PRIu64 ", %.0f cycles/s, "
-                    "%.0f warp insn/s   ",
-            g->kernel_id, g->kernels[g->nkernels - 1].res.name, ctas_done_now(g), g->n_ctas,
-            (uint64_t)(now - kstart + 1), (double)(now - kstart + 1) / el, (double)g->grid->cnt.warp_insns / el);
+    bool tty = g->progress == GPU_PROGRESS_TTY;
+    g->progress_next = t + (tty ? 1.0 : GPU_PROGRESS_EVERY);
+    double el = t - t0 > 1e-9 ? t - t0 : 1e-9, run_el = t - g->progress_t_run > 1e-9 ? t - g->progress_t_run : 1e-9;
+    uint64_t cyc = (uint64_t)(now - kstart + 1), warp = g->grid->cnt.warp_insns;
+    uint64_t run_warp = g->progress_warp_before + warp;
+    char eta[64] = "";
+    if (g->progress_expect > run_warp && run_warp) {
+        char d[32];
+        fmt_duration(d, sizeof d, (double)(g->progress_expect - run_warp) * run_el / (double)run_warp);
+        snprintf(eta, sizeof eta, ", %.0f%%, ETA %s", 100.0 * (double)run_warp / (double)g->progress_expect, d);
+    }
+    fprintf(stderr, "%s[warpsim] kernel %u %s: CTAs %" PRIu64 "/%" PRIu64 ", cycle %" PRIu64 ", warp insns %" PRIu64
+                    ", IPC %.2f, %.0f Kwarp insn/s%s%s",
+            tty ? "\r" : "", g->kernel_id, g->kernels[g->nkernels - 1].res.name, ctas_done_now(g), g->n_ctas, cyc,
+            warp, (double)g->grid->cnt.thread_insns / (double)cyc, (double)warp / el / 1e3, eta,
+            tty ? "\033[K" : "\n");
+    g->progress_shown = tty;
     fflush(stderr);
 }
 
@@ -951,7 +1039,11 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         return -1;
     }
     double t0 = host_clock_seconds();
-    g->progress_next = t0 + 1.0;
+    if (g->nkernels == 1)
+        g->progress_t_run = t0;
+    /* the first line once the run has lasted GPU_PROGRESS_DELAY: short runs print none */
+    if (g->progress_next < g->progress_t_run + GPU_PROGRESS_DELAY)
+        g->progress_next = g->progress_t_run + GPU_PROGRESS_DELAY;
     g->kernel_id = g->nkernels;
     snprintf(k->res.name, sizeof k->res.name, "%s", kernel_name ? kernel_name : "?");
     k->res.kernel_id = g->kernel_id;
@@ -1035,6 +1127,12 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         return -1;
     }
     const sim_cycle kstart = g->cyc[GD_CORE];
+    /* the run's limits count the launches before this one too */
+    uint64_t run_insns_before = 0;
+    for (unsigned i = 0; i + 1 < g->nkernels; i++)
+        run_insns_before += g->kernels[i].res.thread_insns;
+    const uint64_t run_ctas_before = ctas_before(g);
+    bool stopped_at_limit = false;
     if (gpu_cm_kernel_start(g, kstart, msg, n) != 0) {   /* the first warp limits */
         grid->err = PTX_EXEC_CONFIG;
         for (unsigned i = 0; i < g->n_sms; i++)
@@ -1111,11 +1209,10 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 rc = -1;
                 break;
             }
-            if (g->cfg.max_cycles && g->tot_cycles + (c - kstart + 1) >= g->cfg.max_cycles) {
-                snprintf(msg, n, "stopped at -gpgpu_max_cycle %" PRIu64 " (kernel '%s' unfinished)",
-                         g->cfg.max_cycles, k->res.name);
+            if (run_limit_hit(g, grid, c - kstart + 1, run_insns_before, run_ctas_before, msg, n)) {
                 grid->err = PTX_EXEC_LIMIT;
                 snprintf(grid->msg, sizeof grid->msg, "%s", msg);
+                stopped_at_limit = true;
                 rc = -1;
                 break;
             }
@@ -1192,6 +1289,9 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     k->end_cycle = end;
     k->res.cycles = end - kstart + 1;
     k->res.thread_insns = grid->cnt.thread_insns;
+    k->res.active_lane_insns = 0;
+    for (unsigned i = 0; i < PIC_COUNT; i++)
+        k->res.active_lane_insns += grid->cnt.iclass_thread[i];
     k->res.warp_insns = grid->cnt.warp_insns;
     k->res.ipc = (double)grid->cnt.thread_insns / (double)k->res.cycles;
     k->lat_rt_max = g->kernel_lat_rt_max;
@@ -1207,14 +1307,17 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     g->tot_host_seconds += k->host_seconds;
     g->grid = NULL;
     grid->clock = NULL;
-    if (g->progress)
+    g->progress_warp_before += k->res.warp_insns;
+    if (g->progress_shown) {
         fputs("\r\033[K", stderr);
+        g->progress_shown = false;
+    }
     if (g->ts)
         fflush(g->ts);
     if (g->warps)
         fflush(g->warps);
     if (rc != 0) {
-        k->failed = 1;
+        k->failed = stopped_at_limit ? 2 : 1;
         mark_broken(g, k->res.name);
     }
     if (res)

@@ -26,6 +26,18 @@ grep -q -- "--size must be tiny, small or paper, got 'huge'" "$tmp/err" && ok ||
 expect_rc 2 "bad seed" "$W" run vecadd --seed x1 --functional
 expect_rc 2 "missing value" "$W" run vecadd --seed
 expect_rc 2 "unknown option" "$W" run vecadd --frob
+expect_err "unknown option '--frob' (see warpsim run --help)" "unknown option with nothing near it"
+expect_rc 2 "misspelt option" "$W" run vecadd --sise tiny
+expect_err "unknown option '--sise'; did you mean '--size'?" "nearest option suggested"
+expect_rc 2 "misspelt bench option" "$W" bench --thread 2
+expect_err "did you mean '--threads'?" "nearest bench option suggested"
+expect_rc 0 "--name=value" "$W" run vecadd --size=tiny --functional
+grep -q "^warpsim: vecadd (size tiny," "$tmp/out" && ok || bad "--size=tiny taken as --size tiny: $(head -1 "$tmp/out")"
+expect_rc 0 "--set=NAME=VALUE" "$W" run vecadd --size tiny -q --set=gpgpu_n_clusters=2 -o "$tmp/s2.json"
+grep -qE "^-gpgpu_n_clusters +2$" "$tmp/s2.config" && ok || bad "--set=gpgpu_n_clusters=2 not applied"
+expect_rc 0 "--version" "$W" --version
+grep -qE "^warpsim [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-f]{7,}(\+dirty)?|^warpsim [0-9]+\.[0-9]+\.[0-9]+ \(commit unknown\)" "$tmp/out" &&
+    ok || bad "--version: $(cat "$tmp/out")"
 
 # ---- timing mode (the default of run) ----
 expect_rc 0 "timing run" "$W" run vecadd --size tiny
@@ -194,6 +206,17 @@ expect_err "unknown option '--frob'" "trace run unknown option message"
 expect_rc 2 "trace run missing file" "$W" trace run "$tmp/none.trace"
 expect_err "$tmp/none.trace: " "trace run missing file message"
 expect_rc 2 "trace run --loop without --insns" "$W" trace run "$tmp/lq.trace.gz" --loop
+# ---- progress: the ETA's instruction count is remembered after a verified run, per inputs ----
+expect_rc 0 "functional run remembers its count" "$W" run vecadd --size tiny --functional
+n=$(sed -n 's/^gpu_sim_warp_insn = //p' "$tmp/out")
+grep -qxF "$(printf 'vecadd size=tiny seed=1 input=- ptx=-\t%s' "$n")" "$WARPSIM_CACHE_DIR/warp_insns.tsv" && ok ||
+    bad "count of vecadd tiny not remembered: $(cat "$WARPSIM_CACHE_DIR/warp_insns.tsv" 2>&1)"
+expect_rc 0 "timing run, same inputs" "$W" run vecadd --size tiny --seed 7 -q
+[ "$(grep -c '^vecadd size=tiny seed=7 ' "$WARPSIM_CACHE_DIR/warp_insns.tsv")" -eq 1 ] && ok || bad "a second seed is a second key"
+[ ! -s "$tmp/err" ] && ok || bad "--quiet run wrote to stderr: $(head -2 "$tmp/err")"
+expect_rc 0 "the same run again" "$W" run vecadd --size tiny --seed 7 -q
+[ "$(grep -c '^vecadd size=tiny seed=7 ' "$WARPSIM_CACHE_DIR/warp_insns.tsv")" -eq 1 ] && ok || bad "a known count is not appended again"
+
 if command -v python3 >/dev/null && [ -f "$tmp/short.trace" ]; then
     expect_rc 2 "trace run on a truncated trace" "$W" trace run "$tmp/short.trace"
     expect_err "$tmp/short.trace: record 15 is truncated (40 of 64 bytes)" "trace run truncated trace message"

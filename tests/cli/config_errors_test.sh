@@ -41,6 +41,13 @@ printf -- '# big L1\n  -gpgpu_cache:dl1 1048576:128:16,L:L:m:N:H,A:32:8,8\n' >"$
 expect 2 "$tmp/big.config:2:3: error: -gpgpu_cache:dl1: the simulated machine would take about" \
     "implied memory, from a file" run --config "$tmp/big.config"
 
+# a misspelled option: an error at its position, with the nearest known name
+printf -- '-gpgpu_n_clusters 4\n  -gpgpu_shader_ctaa 8\n' >"$tmp/typo.config"
+expect 2 "$tmp/typo.config:2:3: error: unknown option '-gpgpu_shader_ctaa' (did you mean '-gpgpu_shader_cta'?)" \
+    "misspelled option in a file" run --config "$tmp/typo.config"
+expect 2 "--set: error: unknown option '-smem_latency' (did you mean '-gpgpu_smem_latency'?)" \
+    "misspelled option in --set" run --set smem_latency=20
+
 # ---- policy parameters: checked when the configuration is loaded (exit 2, not 3 at the launch) ----
 expect 2 "--set: error: -warp_sched.swl.limit: expected an integer in [1, 64], got '0'" \
     "swl.limit=0" run --warp-sched swl --set warp_sched.swl.limit=0

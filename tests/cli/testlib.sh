@@ -11,6 +11,8 @@ W=$1
 SRC=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the instruction counts that feed the progress ETA stay in the scratch directory (src/cli/run_counts.c)
+export WARPSIM_CACHE_DIR="$tmp/cache"
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }

@@ -2,7 +2,8 @@
 # run.sh WARPSIM SRCDIR WORKDIR - CUDA programs under warpsim's CUDA runtime library (docs/cudart.md):
 # build tests/cudart/*.cu with `nvcc -cudart shared` (PTX only, compute_75), run them with
 # `warpsim exec`, check their own printed results and that warpsim's statistics appear (text and
-# JSON), and the errors: an unsupported call, an out-of-bounds access, a SASS-only program.  Skipped
+# JSON), and the errors: an unsupported call, an out-of-bounds access, a SASS-only program; the
+# device library: printf, malloc/free, assert; managed memory.  Skipped
 # (exit 0 with a message) when nvcc is absent (NVCC or PATH, then /usr/local/cuda/bin/nvcc).
 set -u
 WARPSIM=$1 SRC=$2 WORK=$3
@@ -108,6 +109,90 @@ if build tex $PTX; then
     grep -q '^tex1Dfetch PASSED (0 wrong), tex2D PASSED (0 wrong), linear filtering: cudaErrorNotSupported$' \
         "$WORK/tex.out" || bad "tex: $(cat "$WORK/tex.out")"
     grep -q 'cudaCreateTextureObject: not supported by warpsim: linear filtering' "$WORK/tex.err" || bad "tex: no message"
+fi
+
+# 7a. device printf: formats, divergent lanes in lane order, the return value, the output at
+#     synchronisation after what the host printed; several blocks (their order is the simulator's:
+#     compared sorted), the same output with 2 host threads and in functional mode
+if build printf $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/printf" > "$WORK/printf.out" 2> "$WORK/printf.err"; rc=$?
+    [ $rc -eq 0 ] || bad "printf exit $rc: $(tail -3 "$WORK/printf.err")"
+    cat > "$WORK/printf.want" <<'WANT'
+host: launched
+t00: warp  | 0.00|0|a|0
+t03: warp  | 0.75|33|d|3298534883328
+t06: warp  | 1.50|66|g|6597069766656
+t4: 1.234500e+03 0.0001 4000000000 100 lit -4 %
+t7: no arguments
+host: synchronised (cudaSuccess)
+returns: 6 -1 -1 6 7 -1 6 0
+WANT
+    head -8 "$WORK/printf.out" | cmp -s - "$WORK/printf.want" ||
+        bad "printf: first kernel's output differs: $(head -8 "$WORK/printf.out" | diff "$WORK/printf.want" - | head -10)"
+    want_many=$(for b in 0 1 2; do for w in 0 1; do for l in 0 16; do echo "block $b warp $w lane $l"; done; done; done)
+    [ "$(sed -n '9,20p' "$WORK/printf.out" | sort)" = "$want_many" ] || bad "printf: the blocks' lines: $(sed -n '9,20p' "$WORK/printf.out")"
+    [ "$(sed -n '21p' "$WORK/printf.out")" = "host: done (cudaSuccess)" ] || bad "printf: last line: $(tail -1 "$WORK/printf.out")"
+    sim "$WARPSIM" exec --quiet --threads 2 -- "$WORK/printf" > "$WORK/printf2.out" 2>&1
+    cmp -s "$WORK/printf.out" "$WORK/printf2.out" || bad "printf: output differs with --threads 2"
+    sim "$WARPSIM" exec --quiet --functional -- "$WORK/printf" > "$WORK/printf3.out" 2>&1
+    head -8 "$WORK/printf3.out" | cmp -s - "$WORK/printf.want" || bad "printf: functional mode differs"
+fi
+# a bundled workload's PTX with a printf added, under `warpsim run`: the lines on stdout
+{ echo '#include <cstdio>'
+  sed 's|^{$|{\n    if (blockIdx.x == 0 \&\& threadIdx.x < 2) printf("vecadd says hello from thread %d of %d, n=%d\\n", threadIdx.x, blockDim.x, n);|' \
+      "$SRC/workloads/vecadd/vecadd.cu"; } > "$WORK/vecadd_printf.cu"
+if "$NVCC" -ptx -arch=compute_75 -O3 -o "$WORK/vecadd_printf.ptx" "$WORK/vecadd_printf.cu" > "$WORK/vecadd_printf.log" 2>&1; then
+    "$WARPSIM" run vecadd --size tiny --ptx "$WORK/vecadd_printf.ptx" > "$WORK/vecadd_printf.out" 2> "$WORK/vecadd_printf.err" ||
+        bad "warpsim run with printf: $(tail -3 "$WORK/vecadd_printf.err")"
+    [ "$(head -2 "$WORK/vecadd_printf.out")" = "vecadd says hello from thread 0 of 256, n=50000
+vecadd says hello from thread 1 of 256, n=50000" ] || bad "warpsim run with printf: $(head -3 "$WORK/vecadd_printf.out")"
+else
+    bad "nvcc vecadd_printf: $(tail -3 "$WORK/vecadd_printf.log")"
+fi
+
+# 7b. malloc/free in kernels: blocks across launches, the heap's limit, NULL when exhausted
+if build malloc $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/malloc" > "$WORK/malloc.out" 2> "$WORK/malloc.err"; rc=$?
+    [ $rc -eq 0 ] || bad "malloc exit $rc: $(cat "$WORK/malloc.out") $(tail -3 "$WORK/malloc.err")"
+    grep -q '^heap: default 8388608, set to 4194304 (cudaSuccess)$' "$WORK/malloc.out" || bad "malloc limits: $(cat "$WORK/malloc.out")"
+    grep -q '^malloc/free across kernels: PASSED (0 wrong, 0 overlapping)$' "$WORK/malloc.out" || bad "malloc: $(cat "$WORK/malloc.out")"
+    grep -q '^exhausted: 4 of 64 blocks of 1 MiB from a 4 MiB heap, the rest NULL (cudaSuccess)$' "$WORK/malloc.out" ||
+        bad "malloc exhaustion: $(cat "$WORK/malloc.out")"
+fi
+
+# 7c. assert: the device's message per failing thread on stderr, cudaErrorAssert (710) that sticks
+if build assert $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/assert" > "$WORK/assert.out" 2> "$WORK/assert.err"; rc=$?
+    [ $rc -eq 0 ] || bad "assert exit $rc: $(cat "$WORK/assert.out") $(tail -3 "$WORK/assert.err")"
+    grep -q '^passing assert: cudaSuccess; failing assert: cudaErrorAssert (710), then cudaErrorAssert$' "$WORK/assert.out" ||
+        bad "assert: $(cat "$WORK/assert.out")"
+    for t in 6 7; do
+        grep -q "assert.cu:9: void check(const int \*, int): block: \[0,0,0\], thread: \[$t,0,0\] Assertion \`v\[i\] < n\` failed.\$" \
+            "$WORK/assert.err" || bad "assert: no message for thread $t: $(head -3 "$WORK/assert.err")"
+    done
+    [ "$(grep -c 'Assertion' "$WORK/assert.err")" = 2 ] || bad "assert: expected two messages: $(cat "$WORK/assert.err")"
+fi
+
+# 7d. managed memory: cudaMallocManaged and __managed__ variables shared by host and kernels
+if build managed $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/managed" > "$WORK/managed.out" 2> "$WORK/managed.err"; rc=$?
+    [ $rc -eq 0 ] || bad "managed exit $rc: $(cat "$WORK/managed.out") $(tail -3 "$WORK/managed.err")"
+    grep -q '^counter starts at 5, table\[3\] = 4$' "$WORK/managed.out" || bad "managed initial values: $(cat "$WORK/managed.out")"
+    grep -q '^managed PASSED (0 wrong), counter 8, table\[0\] 40, copy 27, pointer type 3, attribute 1$' "$WORK/managed.out" ||
+        bad "managed: $(cat "$WORK/managed.out")"
+    grep -q '^limits: printf FIFO 1048576, heap 8388608$' "$WORK/managed.out" || bad "managed limits: $(cat "$WORK/managed.out")"
+    grep -q '^cudaFree(managed): cudaSuccess$' "$WORK/managed.out" || bad "managed free: $(cat "$WORK/managed.out")"
+    grep -q '^mapped host memory: PASSED (0 wrong; cudaSuccess cudaSuccess cudaSuccess)$' "$WORK/managed.out" ||
+        bad "managed: mapped host memory: $(cat "$WORK/managed.out")"
+fi
+
+# 7e. CUDA arrays: copies to and from them, texture objects over them; no surface arrays
+if build array $PTX; then
+    sim "$WARPSIM" exec --quiet -- "$WORK/array" > "$WORK/array.out" 2> "$WORK/array.err"; rc=$?
+    [ $rc -eq 0 ] || bad "array exit $rc: $(cat "$WORK/array.out") $(tail -3 "$WORK/array.err")"
+    grep -q '^arrays: PASSED (0 wrong), info 37x20 x=32 flags 0, textures cudaSuccess cudaSuccess, surface array: cudaErrorNotSupported$' \
+        "$WORK/array.out" || bad "array: $(cat "$WORK/array.out")"
+    grep -q 'cudaMallocArray: not supported by warpsim: array flags' "$WORK/array.err" || bad "array: no message for the surface array"
 fi
 
 # 7. a SASS-only program: the clear error with the -gencode to add

@@ -289,7 +289,8 @@ TEST(unknown_option_error_and_warning)
     CHECK_EQ_STR(t_load(a, &c, "-gpgpu_n_clusters 4\n\n   -gpgpu_n_clustres 5 -other x\n"), "");
     REQUIRE(cfg_apply(&c, t_opts, T_NOPTS, &o, &err) == 0);
     CHECK_EQ_INT(cfg_check_unused(&c, 0, NULL, &err), -1);
-    CHECK_EQ_STR(t_fmt(&err), "t.config:3:4: error: unknown option '-gpgpu_n_clustres'");
+    CHECK_EQ_STR(t_fmt(&err), "t.config:3:4: error: unknown option '-gpgpu_n_clustres' (did you mean "
+                              "'-gpgpu_n_clusters'?)");
     cfg_set(&c, "typo_cli", "1", NULL);
 
     char *buf = NULL;
@@ -298,7 +299,8 @@ TEST(unknown_option_error_and_warning)
     REQUIRE(f != NULL);
     CHECK_EQ_INT(cfg_check_unused(&c, 1, f, &err), 0);
     fclose(f);
-    CHECK_EQ_STR(buf, "t.config:3:4: warning: unknown option '-gpgpu_n_clustres' (ignored)\n"
+    CHECK_EQ_STR(buf, "t.config:3:4: warning: unknown option '-gpgpu_n_clustres' (did you mean "
+                      "'-gpgpu_n_clusters'?) (ignored)\n"
                       "t.config:3:24: warning: unknown option '-other' (ignored)\n"
                       "command line: warning: unknown option '-typo_cli' (ignored)\n");
     free(buf);
@@ -505,6 +507,98 @@ TEST(stats_registry_sums_and_snapshots)
     CHECK_EQ_U64(stats_sum_delta(&s, start, end, "sm", ""), 110);
     CHECK_EQ_U64(stats_sum_delta(&s, start, end, "part", ".row_hits"), 7);
     CHECK_EQ_U64(stats_sum_delta(&s, start, end, "", ""), 117);
+    arena_free(a);
+}
+
+/* ---- GPGPU-Sim's own configs ---------------------------------------------- */
+
+TEST(quoted_value_spanning_lines)
+{
+    struct arena *a = arena_new(0);
+    struct cfg c;
+    /* GPGPU-Sim wraps long DRAM timing strings: the line break and the spaces around it go */
+    CHECK_EQ_STR(t_load(a, &c,
+                        "-a 1\n-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RC=40:  \n"
+                        "                        CL=12:WL=4\"   # comment\n  -b 2\n"),
+                 "");
+    REQUIRE(c.n == 3);
+    CHECK_EQ_STR(c.e[1].name, "gpgpu_dram_timing_opt");
+    CHECK_EQ_STR(c.e[1].value, "nbk=16:CCD=2:RC=40:CL=12:WL=4");
+    CHECK_EQ_INT(c.e[1].line, 2);
+    CHECK_EQ_INT(c.e[1].col, 1);
+    /* positions after the value count the lines inside it */
+    CHECK_EQ_STR(c.e[2].name, "b");
+    CHECK_EQ_INT(c.e[2].line, 4);
+    CHECK_EQ_INT(c.e[2].col, 3);
+    /* three lines, tabs and CRLF, an escaped quote inside */
+    CHECK_EQ_STR(t_load(a, &c, "-x \"a:\r\n\tb:\\\"c\r\n   d\" -y 1\n"), "");
+    REQUIRE(c.n == 2);
+    CHECK_EQ_STR(c.e[0].value, "a:b:\"cd");
+    CHECK_EQ_INT(c.e[1].line, 3);
+    CHECK_EQ_INT(c.e[1].col, 7);
+    /* never closed: reported at the opening quote, whatever follows */
+    CHECK_EQ_STR(t_load(a, &c, "-a 1\n -t \"x:\n y\n-b 2\n"), "t.config:2:5: error: -t: unterminated quoted value");
+    arena_free(a);
+}
+
+static const char *const t_ign[] = {"gpgpu_ptx_sim_mode", "power_simulation_enabled", "gpgpu_stack_size_limit"};
+
+TEST(ignored_options_one_summary_line)
+{
+    struct arena *a = arena_new(0);
+    struct cfg c;
+    struct cfg_error err;
+    struct t_obj o;
+    CHECK_EQ_STR(t_load(a, &c,
+                        "-gpgpu_ptx_sim_mode 0\n-gpgpu_n_clusters 4\n-power_simulation_enabled 1\n"
+                        "-gpgpu_ptx_sim_mode 1\n"),
+                 "");
+    REQUIRE(cfg_apply(&c, t_opts, T_NOPTS, &o, &err) == 0);
+    CHECK_EQ_INT(cfg_mark_ignored(&c, t_ign, 3), 3);
+    CHECK_EQ_INT(cfg_mark_ignored(&c, t_ign, 3), 0);    /* once is enough */
+    CHECK_EQ_INT(c.e[1].used, CFG_USED);
+    CHECK_EQ_INT(c.e[0].used, CFG_IGNORED);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    REQUIRE(f != NULL);
+    CHECK_EQ_INT(cfg_check_unused(&c, 0, f, &err), 0);
+    CHECK_EQ_INT(cfg_check_unused(&c, 0, f, &err), 0);   /* a second check prints nothing more */
+    fclose(f);
+    CHECK_EQ_STR(buf, "warning: 2 GPGPU-Sim options that warpsim does not model were ignored: "
+                      "-gpgpu_ptx_sim_mode, -power_simulation_enabled\n");
+    free(buf);
+    /* a misspelled ignored option is still an error, with the ignored name as the hint */
+    CHECK_EQ_STR(t_load(a, &c, "-gpgpu_n_clusters 4\n  -power_simulaton_enabled 1\n"), "");
+    REQUIRE(cfg_apply(&c, t_opts, T_NOPTS, &o, &err) == 0);
+    CHECK_EQ_INT(cfg_mark_ignored(&c, t_ign, 3), 0);
+    CHECK_EQ_INT(cfg_check_unused(&c, 0, NULL, &err), -1);
+    CHECK_EQ_STR(t_fmt(&err), "t.config:2:3: error: unknown option '-power_simulaton_enabled' (did you mean "
+                              "'-power_simulation_enabled'?)");
+    /* a known name with a prefix wins over a nearer spelling */
+    CHECK_EQ_STR(cfg_suggest(&c, "clusters") ? cfg_suggest(&c, "clusters") : "", "gpgpu_n_clusters");
+    /* nothing close: no hint */
+    CHECK(cfg_suggest(&c, "zzzz") == NULL);
+    CHECK_EQ_STR(cfg_suggest(&c, "gpgpu_cache:dl") ? cfg_suggest(&c, "gpgpu_cache:dl") : "", "gpgpu_cache:dl1");
+    arena_free(a);
+}
+
+TEST(insert_after_keeps_later_overrides)
+{
+    struct arena *a = arena_new(0);
+    struct cfg c;
+    CHECK_EQ_STR(t_load(a, &c, "-s x\n-p 1\n-q 2\n"), "");
+    REQUIRE(cfg_insert_after(&c, &c.e[0], "derived", "7") == 0);
+    REQUIRE(c.n == 4);
+    CHECK_EQ_STR(c.e[1].name, "derived");
+    CHECK_EQ_STR(c.e[1].value, "7");
+    CHECK_EQ_INT(c.e[1].line, 1);
+    CHECK_EQ_STR(c.e[2].name, "p");
+    CHECK_EQ_STR(c.e[3].name, "q");
+    /* an explicit value written later wins */
+    cfg_set(&c, "derived", "9", NULL);
+    CHECK_EQ_STR(cfg_find(&c, "derived")->value, "9");
+    CHECK_EQ_INT(cfg_insert_after(&c, NULL, "n", "1"), -1);
     arena_free(a);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/cache.h"
 #include "mem/dram.h"
 #include "sys/gpu_config.h"
 #include "test.h"
@@ -232,7 +233,7 @@ TEST(round_trip_every_preset)
 {
     static const char *const presets[] = {"gtx480.config", "gtx480-l1d16way.config", "dyncta-30core.config",
                                           "las-15sm.config", "dyncta-56core-mesh.config",
-                                          "dyncta-110core-mesh.config"};
+                                          "dyncta-110core-mesh.config", "gtx480-gpgpusim4.config"};
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         struct arena *a = arena_new(0);
         struct gpu_config g, back;
@@ -290,8 +291,14 @@ TEST(bad_values_name_option_and_position)
          "x.config:1:1: error: -gpgpu_shader_core_pipeline: threads per SM must be a multiple of 32 in [32, 2048], "
          "got 1000"},
         {"-ptx_opcode_latency_int 4,13,4,5",
-         "x.config:1:1: error: -ptx_opcode_latency_int: expected 5 comma-separated integers in [1, 10000] "
-         "(ADD,MAX,MUL,MAD,DIV), got '4,13,4,5'"},
+         "x.config:1:1: error: -ptx_opcode_latency_int: expected 5 or 6 comma-separated integers in [1, 10000] "
+         "(ADD,MAX,MUL,MAD,DIV[,SHFL]), got '4,13,4,5'"},
+        {"-ptx_opcode_initiation_int 1,2,2,1,8,4,4",
+         "x.config:1:1: error: -ptx_opcode_initiation_int: expected 5 or 6 comma-separated integers in [1, 10000] "
+         "(ADD,MAX,MUL,MAD,DIV[,SHFL]), got '1,2,2,1,8,4,4'"},
+        {"-gpgpu_scheduler two_level_active:6:0",
+         "x.config:1:1: error: -gpgpu_scheduler: expected 'two_level_active:<active warps>:<inner order>:<outer "
+         "order>', got 'two_level_active:6:0'"},
         {"-ptx_opcode_initiation_fp 1,2,1,1,4,5",
          "x.config:1:1: error: -ptx_opcode_initiation_fp: expected 5 comma-separated integers in [1, 10000] "
          "(ADD,MAX,MUL,MAD,DIV), got '1,2,1,1,4,5'"},
@@ -331,7 +338,7 @@ TEST(bad_values_name_option_and_position)
         {"-gpgpu_scheduler \"\"", "x.config:1:1: error: -gpgpu_scheduler: empty policy name"},
         {"-gpgpu_num_sched_per_core 4 -gpgpu_shader_core_pipeline 96:32",
          "x.config:1:1: error: -gpgpu_num_sched_per_core (4) exceeds the warps per SM (3)"},
-        {"-gpgpu_n_clusters 15 -gpgpu_nclusters 2", "x.config:1:22: error: unknown option '-gpgpu_nclusters'"},
+        {"-gpgpu_n_clusters 15 -gpgpu_nclusters 2", "x.config:1:22: error: unknown option '-gpgpu_nclusters' (did you mean '-gpgpu_n_clusters'?)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK_EQ_STR(g_load(a, &g, NULL, cases[i].text), cases[i].want);
@@ -395,11 +402,12 @@ TEST(option_table_is_complete_and_listed)
             if (strcmp(gpu_config_opts[i].name, gpu_config_opts[k].name) == 0)
                 T_FAIL_("duplicate option %s", gpu_config_opts[i].name);
     }
-    CHECK_EQ_INT(gpu_config_nopts, 100);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
+    CHECK_EQ_INT(gpu_config_nopts, 103);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
                                             + -warpsim_l1{i,c,t}_repl, -warpsim_l1{i,c,t}_bypass; + -warpsim_threads;
                                             + -warpsim_cm; + -warpsim_icnt and nine -warpsim_mesh_*;
                                             + thirteen -warpsim_cpu_*, -warpsim_mesh_cpu_nodes,
-                                            -warpsim_mc_partition */
+                                            -warpsim_mc_partition; + -gpgpu_max_insn, -gpgpu_max_cta;
+                                            + -gpgpu_n_mem_per_ctrlr */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -409,6 +417,136 @@ TEST(option_table_is_complete_and_listed)
     CHECK(strstr(buf, "-gpgpu_dram_timing_opt ") != NULL);
     CHECK(strstr(buf, "-gpgpu_clock_domains ") != NULL);
     free(buf);
+}
+
+/* ---- GPGPU-Sim 4.x configs ---------------------------------------------------- */
+
+/* Load text with gpu_config_load only (policy parameters stay for the GPU to take). */
+static const char *g_load_raw(struct arena *a, struct cfg *c, struct gpu_config *g, const char *text)
+{
+    static char buf[1024];
+    struct cfg_error err;
+    cfg_init(c, a);
+    buf[0] = '\0';
+    if (cfg_load_text(c, text, strlen(text), "x.config", &err) || gpu_config_load(g, c, &err))
+        cfg_error_format(&err, buf, sizeof buf);
+    return buf;
+}
+
+TEST(gpgpusim4_syntax_loads)
+{
+    struct arena *a = arena_new(0);
+    struct cfg c;
+    struct gpu_config g;
+    CHECK_EQ_STR(g_load_raw(a, &c, &g,
+                            "-gpgpu_ptx_sim_mode 0\n"
+                            "-ptx_opcode_latency_int 4,13,4,5,145,32\n"
+                            "-ptx_opcode_initiation_int 1,2,2,1,8,4\n"
+                            "-gpgpu_cache:dl1  N:32:128:4,L:L:m:N:H,S:64:8,8\n"
+                            "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"
+                            "-gpgpu_tex_cache:l1 N:4:128:24,L:R:m:N:L,T:128:4,128:2\n"
+                            "-gpgpu_scheduler two_level_active:6:0:1\n"
+                            "-gpgpu_n_mem_per_ctrlr 2\n"
+                            "-gpgpu_dram_buswidth 4\n"
+                            "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
+                            "                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n"
+                            "-power_simulation_enabled 1   # not modelled\n"),
+                 "");
+    CHECK_EQ_INT(g.lat_int[OPL_DIV], 145);
+    CHECK_EQ_INT(g.ii_int[OPL_MAD], 1);
+    CHECK_EQ_INT(g.dram_chip_buswidth, 4);
+    CHECK_EQ_INT(g.n_mem_per_ctrlr, 2);
+    CHECK_EQ_INT(g.dram_buswidth, 8);
+    CHECK_EQ_INT(g.dram.tCL, 12);
+    CHECK_EQ_INT(g.dram.tRTPL, 2);
+    /* two_level_active:6:0:1 is warpsim's two_level with an active group of 6, placed where it was written */
+    CHECK_EQ_STR(g.scheduler, "two_level");
+    const struct cfg_entry *p = cfg_find(&c, "warp_sched.two_level.active_size");
+    REQUIRE(p != NULL);
+    CHECK_EQ_STR(p->value, "6");
+    CHECK_EQ_INT(p->line, 7);
+    CHECK_EQ_INT(c.e[0].used, CFG_IGNORED);
+    CHECK_EQ_INT(cfg_find(&c, "power_simulation_enabled")->used, CFG_IGNORED);
+    struct cache_config cc;
+    char msg[160];
+    unsigned col;
+    REQUIRE(cache_config_parse(g.cache_dl1, &cc, msg, sizeof msg, &col) == 0);
+    CHECK_EQ_INT(cc.nsets, 32);
+    CHECK_EQ_INT(cc.mshr_kind, CM_ASSOC);
+    CHECK_EQ_INT(cc.mshr_entries, 64);
+    REQUIRE(cache_config_parse(g.cache_tex, &cc, msg, sizeof msg, &col) == 0);
+    CHECK_EQ_INT(cc.mshr_kind, CM_FIFO);
+    CHECK_EQ_INT(cc.assoc, 24);
+    REQUIRE(cache_config_parse(g.cache_dl2, &cc, msg, sizeof msg, &col) == 0);
+    CHECK_EQ_INT(cc.assoc, 8);
+    CHECK_EQ_INT(cc.miss_queue, 4);
+    /* a later explicit parameter wins over the one the scheduler string implies */
+    CHECK_EQ_STR(g_load_raw(a, &c, &g,
+                            "-gpgpu_scheduler two_level_active:6:0:1\n-warp_sched.two_level.active_size 4\n"),
+                 "");
+    CHECK_EQ_STR(cfg_find(&c, "warp_sched.two_level.active_size")->value, "4");
+    /* warp_limiting:<order>:<warps> is swl with that limit; registered names stay as they are */
+    CHECK_EQ_STR(g_load_raw(a, &c, &g, "-gpgpu_scheduler warp_limiting:2:12\n"), "");
+    CHECK_EQ_STR(g.scheduler, "swl");
+    CHECK_EQ_STR(cfg_find(&c, "warp_sched.swl.limit")->value, "12");
+    CHECK_EQ_STR(g_load_raw(a, &c, &g, "-gpgpu_scheduler gto\n"), "");
+    CHECK_EQ_STR(g.scheduler, "gto");
+    CHECK(cfg_find(&c, "warp_sched.two_level.active_size") == NULL);
+    /* six values only where GPGPU-Sim has six */
+    CHECK_EQ_STR(g_load_raw(a, &c, &g, "-ptx_opcode_latency_fp 4,13,4,5,39,7\n"),
+                 "x.config:1:1: error: -ptx_opcode_latency_fp: expected 5 comma-separated integers in [1, 10000] "
+                 "(ADD,MAX,MUL,MAD,DIV), got '4,13,4,5,39,7'");
+    arena_free(a);
+}
+
+TEST(gpgpusim4_cache_strings)
+{
+    struct cache_config cc;
+    char msg[160];
+    unsigned col = 0;
+    CHECK_EQ_INT(cache_config_parse("S:1:128:256,L:L:s:N:L,A:256:8,16:0,32", &cc, msg, sizeof msg, &col), 0);
+    CHECK_EQ_INT(cc.assoc, 256);
+    CHECK_EQ_INT(cc.alloc, CA_STREAMING);
+    CHECK_EQ_INT(cache_config_parse("N:64:128:16,L:R:f:N:L,S:2:48,4", &cc, msg, sizeof msg, &col), 0);
+    CHECK_EQ_INT(cc.mshr_kind, CM_ASSOC);
+    CHECK_EQ_INT(cc.mshr_max_merge, 48);
+    CHECK_EQ_INT(cache_config_parse("X:32:128:4,L:L:m:N:H,A:32:8,8", &cc, msg, sizeof msg, &col), -1);
+    CHECK_EQ_STR(msg, "cache type: unknown letter 'X' (expected N or S)");
+    CHECK_EQ_INT(col, 1);
+    /* positions stay those of the whole string */
+    CHECK_EQ_INT(cache_config_parse("N:32:128:4,L:L:m:N:H,Q:32:8,8", &cc, msg, sizeof msg, &col), -1);
+    CHECK_EQ_INT(col, 22);
+}
+
+TEST(gpgpusim_ignored_table)
+{
+    /* an option is either modelled (the machine's table) or ignored, never both; no duplicates */
+    CHECK(gpgpusim_ignored_nopts > 150);
+    for (size_t i = 0; i < gpgpusim_ignored_nopts; i++) {
+        for (size_t k = 0; k < gpu_config_nopts; k++)
+            if (strcmp(gpgpusim_ignored_opts[i], gpu_config_opts[k].name) == 0)
+                T_FAIL_("-%s is both modelled and ignored", gpgpusim_ignored_opts[i]);
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(gpgpusim_ignored_opts[i], gpgpusim_ignored_opts[k]) == 0)
+                T_FAIL_("-%s is listed twice", gpgpusim_ignored_opts[i]);
+    }
+}
+
+TEST(preset_gtx480_gpgpusim4)
+{
+    struct arena *a = arena_new(0);
+    struct gpu_config g;
+    REQUIRE(g_load(a, &g, "gtx480-gpgpusim4.config", NULL)[0] == '\0');
+    CHECK_EQ_INT(g.n_cores, 15);
+    CHECK_EQ_INT(g.n_sub_partitions, 12);
+    CHECK_EQ_INT(g.dram_buswidth, 8);
+    CHECK_EQ_INT(g.frfcfs_queue_size, 64);
+    CHECK_EQ_INT(g.l2_queue, 64);
+    CHECK_EQ_INT(g.icnt_flit_size, 40);
+    CHECK_EQ_STR(g.scheduler, "gto");
+    /* GPGPU-Sim's 120 + 100 core cycles on a miss, in 924 MHz DRAM cycles */
+    CHECK_EQ_INT(g.dram_latency, (unsigned)((120.0 + 100.0) * (double)g.ps_core / (double)g.ps_dram + 0.5));
+    arena_free(a);
 }
 
 TEST_MAIN()

@@ -191,3 +191,93 @@ TEST(file_read_limits)
 }
 
 TEST_MAIN()
+
+/* GPGPU-Sim's run limits (-gpgpu_max_cycle, -gpgpu_max_insn, -gpgpu_max_cta): counted over all launches,
+   the launch stops with WS_ERROR_LIMIT and a message starting "stopped at simulation limit: " naming the
+   option, and its statistics cover the run up to the stop. */
+static ws_ctx *open_limited(ws_module **mod, const char *opt, const char *val)
+{
+    ws_ctx *ctx = NULL;
+    ws_ctx_opts o = {0};
+    o.mode = WS_MODE_TIMING;
+    if (wsCreate(&ctx, &o) != WS_SUCCESS)
+        return NULL;
+    const char *n[] = {"gpgpu_n_clusters", opt}, *v[] = {"1", val};
+    if (ws_set_config_overrides(ctx, 2, n, v) != WS_SUCCESS ||
+        wsModuleLoadData(ctx, mod, PTX, sizeof PTX - 1, "limits.ptx") != WS_SUCCESS) {
+        wsDestroy(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+TEST(timing_run_limits)
+{
+    ws_module *mod;
+    ws_ctx *ctx = open_limited(&mod, "gpgpu_max_cycle", "2500");
+    REQUIRE(ctx != NULL);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "quick", ws_dim(2, 1, 1), ws_dim(32, 1, 1), 0, NULL), WS_SUCCESS);
+    uint64_t c0 = ws_last_launch(ctx)->cycles;
+    CHECK(c0 > 0 && c0 < 2500);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "forever", ws_dim(2, 1, 1), ws_dim(64, 1, 1), 0, NULL), WS_ERROR_LIMIT);
+    CHECK(has(wsGetErrorMessage(ctx), "stopped at simulation limit: -gpgpu_max_cycle 2500"));
+    CHECK(has(wsGetErrorMessage(ctx), "'forever'"));
+    CHECK_EQ_U64(ws_last_launch(ctx)->cycles, 2500 - c0);   /* counted over both launches */
+    wsDestroy(ctx);
+
+    ctx = open_limited(&mod, "gpgpu_max_insn", "10000");
+    REQUIRE(ctx != NULL);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "forever", ws_dim(1, 1, 1), ws_dim(64, 1, 1), 0, NULL), WS_ERROR_LIMIT);
+    CHECK(has(wsGetErrorMessage(ctx), "stopped at simulation limit: -gpgpu_max_insn 10000"));
+    const struct ws_launch_info *li = ws_last_launch(ctx);
+    REQUIRE(li != NULL);
+    CHECK(li->thread_insns >= 10000 && li->thread_insns < 10000 + 64 * 8);   /* at most one cycle's issue more */
+    wsDestroy(ctx);
+
+    ctx = open_limited(&mod, "gpgpu_max_cta", "3");
+    REQUIRE(ctx != NULL);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "quick", ws_dim(2, 1, 1), ws_dim(32, 1, 1), 0, NULL), WS_SUCCESS);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "quick", ws_dim(4, 1, 1), ws_dim(32, 1, 1), 0, NULL), WS_ERROR_LIMIT);
+    CHECK(has(wsGetErrorMessage(ctx), "stopped at simulation limit: -gpgpu_max_cta 3"));
+    li = ws_last_launch(ctx);
+    REQUIRE(li != NULL);
+    CHECK_EQ_U64(li->ctas, 1);   /* 2 in the first launch, 1 more in the second */
+    wsDestroy(ctx);
+
+    /* a limit the run does not reach changes nothing */
+    ctx = open_limited(&mod, "gpgpu_max_cta", "6");
+    REQUIRE(ctx != NULL);
+    CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "quick", ws_dim(6, 1, 1), ws_dim(32, 1, 1), 0, NULL), WS_SUCCESS);
+    wsDestroy(ctx);
+}
+
+/* gpu_sim_insn counts the lanes whose guard predicate holds (GPGPU-Sim); the lanes active at issue stay
+   available (ws_launch_info.active_lane_insns, the per-class counts) - in both modes. */
+static const char PRED_PTX[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry guarded()\n{\n  .reg .pred %p;\n  .reg .b32 %r<3>;\n"
+    "  mov.u32 %r1, %tid.x;\n"            /* 32 lanes */
+    "  setp.lt.u32 %p, %r1, 8;\n"         /* 32 lanes */
+    "  @%p add.u32 %r2, %r1, 1;\n"        /* 8 of 32 lanes */
+    "  @!%p add.u32 %r2, %r1, 2;\n"       /* 24 of 32 lanes */
+    "  @%p mov.u32 %r2, 0;\n"             /* 8 of 32 lanes */
+    "  ret;\n}\n";                        /* 32 lanes */
+
+TEST(guarded_lanes_not_counted)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        ws_ctx *ctx = NULL;
+        ws_ctx_opts o = {0};
+        o.mode = mode ? WS_MODE_TIMING : WS_MODE_FUNCTIONAL;
+        REQUIRE(wsCreate(&ctx, &o) == WS_SUCCESS);
+        ws_module *mod;
+        REQUIRE(wsModuleLoadData(ctx, &mod, PRED_PTX, sizeof PRED_PTX - 1, "pred.ptx") == WS_SUCCESS);
+        CHECK_EQ_INT(wsLaunchKernel(ctx, mod, "guarded", ws_dim(1, 1, 1), ws_dim(32, 1, 1), 0, NULL), WS_SUCCESS);
+        const struct ws_launch_info *li = ws_last_launch(ctx);
+        REQUIRE(li != NULL);
+        CHECK_EQ_U64(li->warp_insns, 6);
+        CHECK_EQ_U64(li->active_lane_insns, 6 * 32);
+        CHECK_EQ_U64(li->thread_insns, 32 + 32 + 8 + 24 + 8 + 32);
+        wsDestroy(ctx);
+    }
+}

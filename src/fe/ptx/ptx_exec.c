@@ -412,10 +412,12 @@ static inline int exec_one(struct ptx_warp *w, struct warp_inst *wi)
     if (in->guard >= 0)
         m &= exec_pred_mask(fr->regs + (size_t)in->guard * PTX_WARP_SIZE, in->guard_neg);
 
+    /* thread_insns: lanes whose guard predicate holds (GPGPU-Sim's gpu_sim_insn); the per-class
+       counts take every lane active at issue (their sum is warpsim_active_lane_insn) */
     struct ptx_counts *k = w->cta->cnt;
     unsigned pop = (unsigned)__builtin_popcount(issue);
     k->warp_insns++;
-    k->thread_insns += pop;
+    k->thread_insns += (unsigned)__builtin_popcount(m);
     k->iclass_warp[in->iclass]++;
     k->iclass_thread[in->iclass] += pop;
     w->issued++;

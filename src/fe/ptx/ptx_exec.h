@@ -122,6 +122,8 @@ struct ptx_counts {
     uint64_t iclass_warp[PIC_COUNT], iclass_thread[PIC_COUNT];
 };
 
+struct ptx_devlib;
+
 struct ptx_grid {
     /* inputs (filled by the caller before ptx_grid_init) */
     const struct ptx_module *mod;
@@ -138,6 +140,8 @@ struct ptx_grid {
     uint64_t insn_limit;         /* stop after this many warp instructions (0 = none) */
     uint64_t cycle_limit;        /* timing mode: stop after this many core cycles (0 = none) */
     double deadline;             /* stop once the monotonic host clock passes this (seconds, 0 = none) */
+    struct ptx_devlib *dev;      /* device printf / heap / assert state (ptx_devlib.h); NULL: printf
+                                    output discarded, malloc returns NULL; owned by the caller */
     uint64_t deadline_next_check;   /* warp_insns at which the functional loop next reads the clock */
 
     /* derived by ptx_grid_init */

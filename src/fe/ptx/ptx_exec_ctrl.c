@@ -242,20 +242,10 @@ int exec_call(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *i
         return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "indirect call is not supported", NULL);
     const struct ptx_func *f = &mod->funcs[call->callee];
     if (f->ninsns == 0) {
-        if (f->name && strcmp(f->name, "vprintf") == 0) {
-            /* device printf: accepted and discarded; returns 0 (characters written unknown) */
-            for (unsigned i = 0; i < call->nrets; i++) {
-                if (call->ret_is_reg && call->ret_is_reg[i]) {
-                    uint64_t *d = fr->regs + (size_t)call->rets[i] * PTX_WARP_SIZE;
-                    FOR_LANES(m, l) d[l] = 0;
-                } else {
-                    const struct ptx_sym *s = &mod->syms[call->rets[i]];
-                    FOR_LANES(m, l) memset(w->pstack + l * w->param_stride + fr->param_base + s->addr, 0,
-                                          s->size);
-                }
-            }
-            return PTX_WARP_READY;
-        }
+        /* the device library: printf, malloc/free, assert (ptx_devlib.h) */
+        int st = exec_devlib_call(w, fr, in, call, f, m);
+        if (st >= 0)
+            return st;
         char what[300];
         snprintf(what, sizeof what, "Call to external function '%s' is not supported", f->name ? f->name : "?");
         return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, what, NULL);

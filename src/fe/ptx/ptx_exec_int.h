@@ -80,4 +80,9 @@ int exec_shfl(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *i
 int exec_vote(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m);
 int exec_match(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m);
 
+/* the device library (ptx_devlib_exec.c): a call of vprintf, malloc, free or __assertfail
+   (f has no body) for the lanes of m.  Returns the warp status, or -1 when f is none of them. */
+int exec_devlib_call(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in,
+                     const struct ptx_call *call, const struct ptx_func *f, uint32_t m);
+
 #endif
