@@ -132,7 +132,7 @@ ws_status wsLaunchKernel(ws_ctx *ctx, ws_module *mod, const char *kernel, ws_dim
         int mf = ptx_find_func(mod->pm, "malloc");
         if (mf >= 0 && mod->pm->funcs[mf].ninsns == 0 && ctx->dev.heap_size) {
             uint64_t hb;
-            if (ws_mem_alloc(ctx, ctx->dev.heap_size, "device heap (cudaLimitMallocHeapSize)", &hb)) {
+            if (ptx_mem_alloc(&ctx->mem, ctx->dev.heap_size, "device heap (cudaLimitMallocHeapSize)", &hb)) {
                 free(params);
                 return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY,
                                "wsLaunchKernel '%s': no device memory for the device heap of %" PRIu64 " bytes", kernel,

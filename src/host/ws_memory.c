@@ -20,23 +20,6 @@
    those addresses lie above everything ptx_mem hands out, so they are kept at the end of the
    sorted array and a new ptx_mem allocation is moved in front of them. */
 
-int ws_mem_alloc(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr)
-{
-    struct ptx_mem *m = &ctx->mem;
-    if (ptx_mem_alloc(m, size, label, addr))
-        return -1;
-    size_t i = m->nallocs - 1, j = i;
-    while (j > 0 && m->allocs[j - 1].base > *addr)
-        j--;
-    if (j != i) {
-        struct ptx_mem_alloc a = m->allocs[i];
-        memmove(&m->allocs[j + 1], &m->allocs[j], (i - j) * sizeof a);
-        m->allocs[j] = a;
-        m->last = j;
-    }
-    return 0;
-}
-
 /* Managed memory is mapped at fixed addresses from WS_MANAGED_BASE upward (each mapping rounded to
    pages, with an unmapped page after it), so the same program gets the same device addresses on
    every run and the timing model's statistics do not depend on where the host's allocator put
@@ -83,14 +66,6 @@ int ws_mem_alloc_managed(ws_ctx *ctx, uint64_t size, const char *label, uint64_t
     struct ptx_mem *m = &ctx->mem;
     if (size == 0 || size > m->limit || m->in_use > m->limit - size || size > SIZE_MAX - 4096)
         return -1;
-    if (m->nallocs == m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64;
-        struct ptx_mem_alloc *na = realloc(m->allocs, nc * sizeof *na);
-        if (!na)
-            return -1;
-        m->allocs = na;
-        m->cap = nc;
-    }
     void *data = managed_map(ctx, size);   /* zero-filled */
     if (!data) {
         if (posix_memalign(&data, WS_MANAGED_PAGE, (size_t)size) != 0)
@@ -99,19 +74,14 @@ int ws_mem_alloc_managed(ws_ctx *ctx, uint64_t size, const char *label, uint64_t
     }
     uint64_t base = (uint64_t)(uintptr_t)data;
     /* it must not look like a generic window or a ptx_mem address (never seen on x86-64 Linux,
-       where the heap and mappings lie far above) */
-    if (base < PTX_GLOBAL_BASE + PTX_GLOBAL_LIMIT) {
-        free(data);
+       where the heap and mappings lie far above); ptx_mem keeps it in address order */
+    if (base < PTX_GLOBAL_BASE + PTX_GLOBAL_LIMIT || ptx_mem_insert(m, base, size, data, label) != 0) {
+        if (managed_mapped(base))
+            munmap(data, (size_t)((size + WS_MANAGED_PAGE - 1) / WS_MANAGED_PAGE * WS_MANAGED_PAGE));
+        else
+            free(data);
         return -1;
     }
-    size_t i = m->nallocs;
-    while (i > 0 && m->allocs[i - 1].base > base)
-        i--;
-    memmove(&m->allocs[i + 1], &m->allocs[i], (m->nallocs - i) * sizeof m->allocs[0]);
-    m->allocs[i] = (struct ptx_mem_alloc){base, size, data, label};
-    m->nallocs++;
-    m->last = i;
-    m->in_use += size;
     *addr = base;
     return 0;
 }
@@ -147,7 +117,7 @@ ws_status wsMalloc(ws_ctx *ctx, ws_devptr *ptr, size_t bytes)
     if (bytes == 0) /* like cudaMalloc(&p, 0): succeeds with a null pointer */
         return WS_SUCCESS;
     uint64_t addr;
-    if (ws_mem_alloc(ctx, bytes, NULL, &addr))
+    if (ptx_mem_alloc(&ctx->mem, bytes, NULL, &addr))
         return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY,
                        "wsMalloc: out of device memory (%zu bytes requested, %" PRIu64 " in use, limit %" PRIu64 ")",
                        bytes, ctx->mem.in_use, ctx->mem.limit);

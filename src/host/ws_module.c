@@ -62,7 +62,7 @@ static ws_status place_vars(ws_ctx *ctx, ws_module *m)
         if (y->space != PS_GLOBAL)
             continue;
         uint64_t addr;
-        if (ws_mem_alloc(ctx, y->size, y->name, &addr))
+        if (ptx_mem_alloc(&ctx->mem, y->size, y->name, &addr))
             return ws_fail(ctx, WS_ERROR_OUT_OF_MEMORY, "out of device memory for variable '%s' (%llu bytes)",
                            y->name, (unsigned long long)y->size);
         y->addr = addr;

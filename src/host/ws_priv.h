@@ -55,9 +55,6 @@ struct ws_ctx {
 /* Record the message of a failed call and return st. */
 ws_status ws_fail(ws_ctx *ctx, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ptx_mem_alloc that keeps the allocations sorted when host-aliased (managed) ones exist:
-   those lie above every address ptx_mem hands out (ws_memory.c). */
-int ws_mem_alloc(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr);
 /* A host-aliased allocation (device address = host address), label as ptx_mem_alloc's.
    ws_mem_unmap_managed releases the host mapping of allocation i (before ptx_mem frees it). */
 int ws_mem_alloc_managed(ws_ctx *ctx, uint64_t size, const char *label, uint64_t *addr);

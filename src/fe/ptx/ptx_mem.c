@@ -56,7 +56,7 @@ void ptx_mem_destroy(struct ptx_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-int ptx_mem_alloc(struct ptx_mem *m, uint64_t size, const char *label, uint64_t *addr)
+int ptx_mem_insert(struct ptx_mem *m, uint64_t base, uint64_t size, void *data, const char *label)
 {
     if (size > m->limit || m->in_use > m->limit - size)
         return -1;
@@ -68,17 +68,34 @@ int ptx_mem_alloc(struct ptx_mem *m, uint64_t size, const char *label, uint64_t 
         m->allocs = na;
         m->cap = nc;
     }
+    /* usually the last place: ptx_mem's own addresses grow; memory mapped by the host API
+       (ws_mem_alloc_managed) lies above them */
+    size_t i = m->nallocs;
+    while (i > 0 && m->allocs[i - 1].base > base)
+        i--;
+    memmove(&m->allocs[i + 1], &m->allocs[i], (m->nallocs - i) * sizeof m->allocs[0]);
+    m->allocs[i] = (struct ptx_mem_alloc){base, size, data, label};
+    m->nallocs++;
+    m->last = i;
+    m->in_use += size;
+    return 0;
+}
+
+int ptx_mem_alloc(struct ptx_mem *m, uint64_t size, const char *label, uint64_t *addr)
+{
+    if (size > m->limit || m->in_use > m->limit - size)
+        return -1;
     uint8_t *data = calloc(1, size ? (size_t)size : 1);
     if (!data)
         return -1;
     uint64_t base = m->next;
+    if (ptx_mem_insert(m, base, size, data, label) != 0) {
+        free(data);
+        return -1;
+    }
     /* next address: past this buffer, past a gap, rounded up to the alignment */
     uint64_t end = base + (size ? size : 1) + PTX_GLOBAL_GAP;
     m->next = (end + PTX_GLOBAL_ALIGN - 1) & ~(uint64_t)(PTX_GLOBAL_ALIGN - 1);
-    m->allocs[m->nallocs] = (struct ptx_mem_alloc){base, size, data, label};
-    m->last = m->nallocs;
-    m->nallocs++;
-    m->in_use += size;
     *addr = base;
     return 0;
 }

@@ -83,6 +83,9 @@ void ptx_mem_destroy(struct ptx_mem *m);
    (simulated or host) memory.  size 0 allocates a 1-byte buffer of size 0 so
    the address is unique and every access to it faults. */
 int ptx_mem_alloc(struct ptx_mem *m, uint64_t size, const char *label, uint64_t *addr);
+/* An allocation made elsewhere (data: its bytes, freed with free() by ptx_mem_free/ptx_mem_destroy
+   unless the owner clears it first), kept in base order; counts against the limit.  0 or -1. */
+int ptx_mem_insert(struct ptx_mem *m, uint64_t base, uint64_t size, void *data, const char *label);
 /* Free the allocation starting exactly at addr.  Returns 0 or -1. */
 int ptx_mem_free(struct ptx_mem *m, uint64_t addr);
 
