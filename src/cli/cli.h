@@ -113,6 +113,8 @@ struct cfg;
 int cli_config_load(struct cfg *c, const char *spec, char *msg, size_t n);
 /* "gtx480, gtx480-l1d16way, ..." */
 void cli_preset_names(char *buf, size_t n);
+/* Every built-in preset with its description line (warpsim list --presets). */
+void cli_preset_list(FILE *f);
 /* The bundled workload's `ptxas -v` report, embedded at build time (NULL if none). */
 const char *cli_wl_ptxas_text(const char *workload, size_t *len);
 /* Text of a built-in preset (NULL if none). */

@@ -72,6 +72,64 @@ void cli_preset_names(char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", cli_presets[i].name);
 }
 
+/* The description of a preset: its opening comment "# NAME.config - what it is ..." from the dash to
+   the end of the first sentence, its lines joined (at most n - 1 characters). */
+static void preset_description(const char *t, size_t len, char *out, size_t n)
+{
+    size_t o = 0;
+    const char *end = t + len, *p = t;
+    int started = 0;
+    out[0] = '\0';
+    while (p < end && *p == '#' && o + 1 < n) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *le = eol ? eol : end, *q = p + 1;
+        while (q < le && *q == ' ')
+            q++;
+        if (q == le)   /* an empty comment line ends the paragraph */
+            break;
+        if (!started) {
+            const char *dash = strstr(q, " - ");
+            if (!dash || dash >= le)
+                break;
+            q = dash + 3;
+            started = 1;
+        } else if (o + 1 < n) {
+            out[o++] = ' ';
+        }
+        for (; q < le && o + 1 < n; q++) {
+            out[o++] = *q;
+            /* the first sentence ends at a full stop before a line end or a capital ("sec. 6.4" goes on) */
+            if (*q == '.' && (q + 1 == le || (q[1] == ' ' && q + 2 < le && q[2] >= 'A' && q[2] <= 'Z'))) {
+                out[o] = '\0';
+                return;
+            }
+        }
+        out[o] = '\0';
+        if (!eol)
+            break;
+        p = eol + 1;
+    }
+}
+
+void cli_preset_list(FILE *f)
+{
+    for (size_t i = 0; i < cli_npresets; i++) {
+        char d[512];
+        preset_description((const char *)cli_presets[i].text, *cli_presets[i].len, d, sizeof d);
+        /* one line of a terminal: longer descriptions are cut at a word */
+        if (strlen(d) > 96) {
+            char *cut = d + 93;
+            while (cut > d + 60 && *cut != ' ')
+                cut--;
+            strcpy(cut, "...");
+        }
+        fprintf(f, "%-20s %s\n", cli_presets[i].name, d);
+    }
+    fprintf(f, "\n%zu built-in presets (configs/*.config; docs/config.md gives where each one's values come from).\n"
+               "Use one with: warpsim run WORKLOAD --config NAME\n",
+            cli_npresets);
+}
+
 /* Position of the next `-config VALUE` pair at or after *pos: start of the
    option, start and end of its value.  Comments and quotes are respected. */
 static int next_include(const char *t, size_t len, size_t *pos, size_t *opt, size_t *vb, size_t *ve)

@@ -10,13 +10,18 @@ int cmd_list(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            puts("usage: warpsim list [--policies [--names KIND] | --options]\n\nList the bundled workloads with what each computes and how its "
+            puts("usage: warpsim list [--policies [--names KIND] | --options | --presets]\n\nList the bundled workloads with what each computes and how its "
                  "output is checked:\nthe applications, then the latency/bandwidth microbenchmarks "
                  "(docs/microbench.md).\n\n  --policies       list the warp schedulers, CTA schedulers, concurrency managers and cache "
                  "replacement\n                   and bypass policies with their parameters and defaults\n  --names KIND     "
                  "after --policies: only the names of one kind (warp_sched,\n                   cta_sched, repl, bypass, cm), one "
                  "a line (for scripts)\n  --options        list every machine option (-gpgpu_*, -warpsim_*, ...) with its type,\n"
-                 "                   default, range and meaning (docs/config.md)");
+                 "                   default, range and meaning (docs/config.md)\n"
+                 "  --presets        list the built-in machine presets (--config NAME) with what each is");
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--presets") == 0) {
+            cli_preset_list(stdout);
             return EXIT_OK;
         }
         if (strcmp(argv[i], "--options") == 0) {

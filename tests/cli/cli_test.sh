@@ -19,6 +19,13 @@ grep -q "^$napps workloads" "$tmp/out" && ok || bad "list total line"
 m=$(sed -n '/^microbenchmarks:/,$p' "$tmp/out" | grep -c -E '^(pchase|stream) ')
 [ "$m" -eq 2 ] && ok || bad "list shows $m of the 2 microbenchmarks in their section"
 
+expect_rc 0 "list --presets" "$W" list --presets
+for c in "$SRC"/configs/*.config; do
+    n=$(basename "$c" .config)
+    grep -qE "^$n +[a-zA-Z]" "$tmp/out" && ok || bad "list --presets lacks $n (or its description)"
+done
+grep -q "^$(ls "$SRC"/configs/*.config | wc -l) built-in presets" "$tmp/out" && ok || bad "list --presets count line"
+
 expect_rc 2 "unknown workload" "$W" run nosuch --functional
 grep -q "unknown workload 'nosuch'" "$tmp/err" && ok || bad "unknown workload message"
 expect_rc 2 "bad size" "$W" run vecadd --size huge --functional
