@@ -24,7 +24,7 @@
  *               one command per cycle.
  * A request of `size` bytes needs ceil(size / (buswidth * burst_length))
  * column commands to one open row.  It completes when the data of its last
- * column command has transferred; reads are handed back dram_latency cycles
+ * column command has transferred; reads are handed back dram_return_latency cycles
  * later (return path), writes at completion.  mem_req.t_dram_queue is the
  * push cycle, t_dram_issue the cycle of the LAST column command (completion
  * is a fixed delay after it); queue_lat_sum measures push -> first column
@@ -120,7 +120,7 @@ struct dram_channel *dram_new(struct arena *a, const struct gpu_config *g, unsig
     d->wtr = d->t.tWL + d->bc + d->t.tCDLR;
     d->rtp = d->t.tRTPL > d->bc ? d->t.tRTPL : d->bc;
     d->wtp = d->t.tWL + d->bc + d->t.tWR;
-    d->delay_rd = d->t.tCL + d->bc + g->dram_latency;
+    d->delay_rd = d->t.tCL + d->bc + g->dram_return_latency;
     d->delay_wr = d->t.tWL + d->bc;
     d->fifo_mode = g->dram_scheduler == 0;
     d->qcap = g->frfcfs_queue_size;

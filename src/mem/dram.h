@@ -11,7 +11,7 @@
  * queued requests, a row hit to an open row first (oldest among them), else
  * the oldest request; FIFO: strictly the oldest.  Open-row policy.
  * A request completes when its last data beat has transferred; reads then
- * wait dram_latency more cycles (return path) before dram_pop_done hands
+ * wait dram_return_latency more cycles (return path) before dram_pop_done hands
  * them back.  Writes complete too (the partition decides whether to reply).
  */
 #ifndef WARPSIM_DRAM_H

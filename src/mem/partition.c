@@ -3,9 +3,15 @@
  * (see partition.h).
  *
  * Queues (all bounded, all allocated in partition_new):
+ *   rop_in    requests waiting the ROP latency (only when l2_rop_latency > 0)
+ *                                             l2_queue + what can arrive in that time
+ *                                             (one per interconnect cycle)
  *   in        icnt -> L2 tag lookup           l2_queue entries
- *   rop       L2 hits waiting l2_rop_latency  l2_rop_latency + l2_queue entries
+ *   rop       L2 hits waiting l2_hit_latency  l2_hit_latency + l2_queue entries
  *   to_dram   L2 -> DRAM scheduler            max(l2_queue, 2) entries
+ *   dram_lat  requests waiting dram_latency   (only when dram_latency > 0)
+ *                                             l2_queue + what can enter in that time
+ *                                             (one per DRAM cycle)
  *   from_dram DRAM -> L2 (fills, bypass reads) dram_return_queue_size (else l2_queue)
  *   stage     replies woken by one fill        mshr_max_merge + 1 entries
  *   reply     L2 -> icnt                      l2_queue entries
@@ -18,7 +24,21 @@
  * call".  Because the owner calls components at their clock edges in global
  * time order, that next call is the consumer's first edge after the push (or
  * the same instant when the consumer ticks later at that instant).  Only the
- * ROP queue, written and read in the L2 domain, carries real ready cycles.
+ * hit pipeline (`rop`), written and read in the L2 domain, carries real ready
+ * cycles, and the two GPGPU-Sim latency queues carry ready times in
+ * picoseconds (edge k of a domain of period P is at k * P, as in the engine):
+ *   rop_in    -gpgpu_l2_rop_latency core cycles (every request but the texture
+ *             cache's, which GPGPU-Sim sends straight to the L2's queue too):
+ *             partition_push at core cycle
+ *             c stamps c * P_core + l2_rop_latency * P_core; the first L2 edge
+ *             at or after it moves the head into `in` (one per L2 cycle, while
+ *             `in` has room).  partition_full is true when either queue is full.
+ *   dram_lat  -dram_latency core cycles: at a DRAM edge t the head of to_dram
+ *             enters it (when the channel has room, as GPGPU-Sim moves it only
+ *             then) stamped t * P_dram + dram_latency * P_core; the head enters
+ *             the channel at the first DRAM edge at or after it with room.
+ * With both latencies 0 the queues are not used and requests take the direct
+ * path (icnt -> in, to_dram -> channel) of earlier versions exactly.
  * Timestamps stored in mem_req: t_part_arrive (core, at push), t_dram_queue /
  * t_dram_issue (DRAM, set by the channel), t_reply (core, at peek).
  *
@@ -35,7 +55,7 @@
  *      a dirty eviction; full -> dram_stall, stall_MC), and a free ROP slot for
  *      reads/atomics (full -> l2_res_fail).  A reservation failure of the cache
  *      also counts l2_res_fail and the request retries next cycle.
- *        read/atomic hit   -> ROP, ready at now + l2_rop_latency
+ *        read/atomic hit   -> hit pipeline, ready at now + l2_hit_latency
  *        miss              -> line fill request (allocated here) to DRAM
  *        merged miss       -> nothing more; woken by the fill
  *        no-allocate miss  -> the request itself goes to DRAM (reads reply
@@ -46,16 +66,21 @@
  *      Dirty evictions become DRAM writes allocated here from the pool and
  *      freed when the DRAM completes them.
  *   4. output: at most one reply per L2 cycle enters the reply queue: a woken
- *      waiter from the stage first, else the ROP head once ready.
+ *      waiter from the stage first, else the hit pipeline's head once ready.
+ *   5. ROP: the head of rop_in enters `in` when its time has come.
  * So an L2 read hit looked up at L2 cycle c is in the reply queue at the end of
- * L2 cycle c + l2_rop_latency (exactly, without contention), and a request
- * pushed between L2 edges c-1 and c is looked up at c.
+ * L2 cycle c + l2_hit_latency (exactly, without contention), and a request
+ * pushed between L2 edges c-1 and c is looked up at c (without a ROP latency;
+ * with one, it enters `in` at the first L2 edge at or after its ready time and
+ * is looked up at the next one, as GPGPU-Sim's ROP queue feeds its L2 queue at
+ * the end of the L2 cycle).
  *
  * One DRAM cycle (this sub-partition's share; the owner runs dram_cycle of
  * the channel separately): finished requests of this sub-partition leave the
  * channel (write-backs and writes are freed, reads enter from_dram while it
  * has room), then the head of to_dram enters the channel scheduler if it has
- * room (else dram_note_full).  The channel is shared by the sub-partitions of
+ * room (else dram_note_full); with a DRAM latency the head goes through
+ * dram_lat first (see above).  The channel is shared by the sub-partitions of
  * a memory channel: done requests are told apart by mem_req.partition, which
  * partition_push sets to this sub-partition's id.
  *
@@ -80,8 +105,10 @@ struct mem_partition {
     struct cache *l2;
     uint32_t line_size;
     int write_through;
-    unsigned rop_latency;
-    struct fifo in, rop, to_dram, from_dram, reply;
+    unsigned hit_latency;     /* L2 cycles */
+    unsigned rop_core, dram_core;          /* GPGPU-Sim latencies, core cycles (0: queue not used) */
+    sim_ps ps_core, ps_l2, ps_dram;        /* clock periods (1 when the config has none) */
+    struct fifo rop_in, in, rop, to_dram, dram_lat, from_dram, reply;
     struct mem_req **stage;
     uint32_t stage_head, stage_n, stage_cap;
     uint64_t *waiters;
@@ -92,6 +119,16 @@ struct mem_partition {
     char tag_fill, tag_wb;
     struct partition_stats st;
 };
+
+/* Entries of a latency queue of `lat` core cycles fed at most once per cycle of period `feed_ps`: all that
+   can be in flight (so that, unloaded, it never limits the rate), plus `q`.  GPGPU-Sim's queues are unbounded. */
+static uint32_t part_lat_cap(unsigned lat, sim_ps core_ps, sim_ps feed_ps, uint32_t q)
+{
+    if (!feed_ps)
+        feed_ps = core_ps;
+    uint64_t n = ((uint64_t)lat * core_ps + feed_ps - 1) / feed_ps + q;
+    return n > (1u << 24) ? 1u << 24 : (uint32_t)n;
+}
 
 struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g, unsigned id,
                                     struct dram_channel *dram, const struct addr_map *map,
@@ -127,14 +164,21 @@ struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g,
     p->pool = pool;
     p->line_size = cc.line_size;
     p->write_through = cc.wr != CW_WRITE_BACK;   /* global writes: only a write-back L2 absorbs them */
-    p->rop_latency = g->l2_rop_latency;
+    p->hit_latency = g->l2_hit_latency;
+    p->rop_core = g->l2_rop_latency;
+    p->dram_core = g->dram_latency;
+    p->ps_core = g->ps_core ? g->ps_core : 1;
+    p->ps_l2 = g->ps_l2 ? g->ps_l2 : 1;
+    p->ps_dram = g->ps_dram ? g->ps_dram : 1;
     uint32_t q = g->l2_queue ? g->l2_queue : 1;
     uint32_t ret = g->dram_return_queue_size ? g->dram_return_queue_size : q;
     p->wcap = cc.mshr_max_merge + 1;
     p->stage_cap = p->wcap;
     p->stage = arena_alloc(a, sizeof *p->stage * p->stage_cap);
     p->waiters = arena_alloc(a, sizeof *p->waiters * p->wcap);
-    if (!p->stage || !p->waiters || fifo_init(&p->in, a, q) || fifo_init(&p->rop, a, p->rop_latency + q) ||
+    if (!p->stage || !p->waiters || fifo_init(&p->in, a, q) || fifo_init(&p->rop, a, p->hit_latency + q) ||
+        (p->rop_core && fifo_init(&p->rop_in, a, part_lat_cap(p->rop_core, p->ps_core, g->ps_icnt, q))) ||
+        (p->dram_core && fifo_init(&p->dram_lat, a, part_lat_cap(p->dram_core, p->ps_core, p->ps_dram, q))) ||
         fifo_init(&p->to_dram, a, q > 2 ? q : 2) || fifo_init(&p->from_dram, a, ret) ||
         fifo_init(&p->reply, a, q))
         return NULL;
@@ -168,7 +212,10 @@ const struct partition_stats *partition_get_stats(const struct mem_partition *p)
 
 struct cache *partition_l2(struct mem_partition *p) { return p->l2; }
 
-bool partition_full(const struct mem_partition *p) { return fifo_full(&p->in); }
+bool partition_full(const struct mem_partition *p)
+{
+    return fifo_full(&p->in) || (p->rop_core && fifo_full(&p->rop_in));
+}
 
 void partition_push(struct mem_partition *p, struct mem_req *r, sim_cycle now_core)
 {
@@ -178,7 +225,12 @@ void partition_push(struct mem_partition *p, struct mem_req *r, sim_cycle now_co
     r->is_reply = 0;
     r->l2_hit = 0;
     p->st.requests++;
-    fifo_push(&p->in, r, 0);
+    if (p->rop_core && r->source != MRS_L1T) {   /* texture reads skip the ROP queue, as in GPGPU-Sim */
+        SIM_ASSERT(!fifo_full(&p->rop_in));
+        fifo_push(&p->rop_in, r, (now_core + p->rop_core) * p->ps_core);
+    } else {
+        fifo_push(&p->in, r, 0);
+    }
 }
 
 static void part_stage_push(struct mem_partition *p, struct mem_req *r)
@@ -303,7 +355,7 @@ static void part_lookup(struct mem_partition *p, sim_cycle now)
     case CACHE_HIT:
         if (wants_reply) {
             r->l2_hit = 1;
-            fifo_push(&p->rop, r, now + p->rop_latency);
+            fifo_push(&p->rop, r, now + p->hit_latency);
         } else if (p->write_through) {
             part_to_dram(p, r);   /* freed when the DRAM has written it */
         } else {
@@ -349,6 +401,8 @@ void partition_cycle_l2(struct mem_partition *p, sim_cycle now_l2)
     part_fill(p, now_l2);
     part_lookup(p, now_l2);
     part_output(p, now_l2);
+    if (p->rop_core && !fifo_full(&p->in) && fifo_peek(&p->rop_in, now_l2 * p->ps_l2))
+        fifo_push(&p->in, fifo_pop(&p->rop_in), 0);
 }
 
 void partition_cycle_dram(struct mem_partition *p, sim_cycle now_dram)
@@ -364,7 +418,16 @@ void partition_cycle_dram(struct mem_partition *p, sim_cycle now_dram)
         else
             fifo_push(&p->from_dram, r, 0);
     }
-    struct mem_req *h = fifo_peek(&p->to_dram, now_dram);
+    struct fifo *src = &p->to_dram;
+    sim_cycle when = now_dram;   /* what the source queue's ready stamps are compared with */
+    if (p->dram_core) {
+        /* GPGPU-Sim's order: L2->DRAM queue into the latency queue, then its ready head into the channel */
+        when = now_dram * p->ps_dram;
+        if (!fifo_empty(&p->to_dram) && !fifo_full(&p->dram_lat) && !dram_full(p->dram))
+            fifo_push(&p->dram_lat, fifo_pop(&p->to_dram), when + (sim_ps)p->dram_core * p->ps_core);
+        src = &p->dram_lat;
+    }
+    struct mem_req *h = fifo_peek(src, when);
     if (!h)
         return;
     if (dram_full(p->dram)) {
@@ -373,7 +436,7 @@ void partition_cycle_dram(struct mem_partition *p, sim_cycle now_dram)
     }
     struct dram_loc loc;
     addr_map_decode(p->map, h->addr, &loc);
-    fifo_pop(&p->to_dram);
+    fifo_pop(src);
     dram_push(p->dram, h, &loc, now_dram);
 }
 
@@ -393,7 +456,8 @@ void partition_pop_reply(struct mem_partition *p)
 
 bool partition_busy(const struct mem_partition *p)
 {
-    return !fifo_empty(&p->in) || !fifo_empty(&p->rop) || !fifo_empty(&p->from_dram) || !fifo_empty(&p->reply) ||
+    return !fifo_empty(&p->in) || !fifo_empty(&p->rop) || (p->rop_core && !fifo_empty(&p->rop_in)) ||
+           (p->dram_core && !fifo_empty(&p->dram_lat)) || !fifo_empty(&p->from_dram) || !fifo_empty(&p->reply) ||
            p->stage_n || p->dram_out || cache_mshr_used(p->l2);
 }
 
@@ -404,11 +468,22 @@ sim_cycle partition_next_event_l2(const struct mem_partition *p, sim_cycle now_l
     if (fifo_full(&p->reply) || !fifo_empty(&p->in) || p->stage_n || !fifo_empty(&p->from_dram))
         return now_l2;
     sim_cycle t = fifo_next_ready(&p->rop);
+    if (p->rop_core && !fifo_empty(&p->rop_in)) {
+        /* the first L2 edge at or after the head's ready time */
+        sim_ps r = fifo_next_ready(&p->rop_in);
+        sim_cycle e = (r + p->ps_l2 - 1) / p->ps_l2;
+        t = sim_min(t, e);
+    }
     return t == SIM_NEVER ? t : sim_max(t, now_l2);
 }
 
 sim_cycle partition_next_event_dram(const struct mem_partition *p, sim_cycle now_dram)
 {
-    /* the to_dram head enters the channel or counts a full-queue cycle now */
-    return fifo_empty(&p->to_dram) ? SIM_NEVER : now_dram;
+    /* the to_dram head enters the channel (or the latency queue) or counts a full-queue cycle now */
+    if (!fifo_empty(&p->to_dram))
+        return now_dram;
+    if (!p->dram_core || fifo_empty(&p->dram_lat))
+        return SIM_NEVER;
+    sim_ps r = fifo_next_ready(&p->dram_lat);
+    return sim_max((r + p->ps_dram - 1) / p->ps_dram, now_dram);
 }

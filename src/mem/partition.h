@@ -1,11 +1,16 @@
 /*
  * partition.h - a memory sub-partition: one L2 slice with its MSHRs and a
- * ROP/latency queue, in front of (a share of) a DRAM channel.
+ * hit pipeline, in front of (a share of) a DRAM channel.
  *
- *   icnt --> [in queue] --> L2 tags --hit--> [rop latency] --> [reply queue] --> icnt
- *                              |miss (MSHR, merge)                  ^
- *                              v                                    |
- *                        [L2->DRAM queue] --> DRAM channel --> fill L2, wake merged requests
+ *   icnt --> [ROP latency] --> [in queue] --> L2 tags --hit--> [hit latency] --> [reply queue] --> icnt
+ *                                               |miss (MSHR, merge)                   ^
+ *                                               v                                     |
+ *        [L2->DRAM queue] --> [DRAM latency] --> DRAM channel --> fill L2, wake merged requests
+ *
+ * ROP latency = -gpgpu_l2_rop_latency and DRAM latency = -dram_latency, core
+ * cycles, both as GPGPU-Sim means them (every request entering the
+ * sub-partition; every request the L2 sends to DRAM); hit latency =
+ * -warpsim_l2_hit_latency, L2 cycles, reads and atomics that hit.
  *
  * Reads reply with line data; writes are absorbed by the L2 per its write
  * policy (write-back at the Fermi L2: a write miss allocates per the cache

@@ -113,8 +113,16 @@ const struct cfg_opt gpu_config_opts[] = {
     O("warpsim_bypass_mshr", CFG_UINT, bypass_mshr, "0", 0, 1,
       "1: a bypassed read takes an MSHR entry (merged, no line at its fill); 0: none, it goes below as is "
       "(GPGPU-Sim -gpgpu_gmem_skip_L1D)"),
-    O("gpgpu_l2_rop_latency", CFG_UINT, l2_rop_latency, "100", 0, 100000, "L2 hit pipeline (L2 cycles)"),
-    O("dram_latency", CFG_UINT, dram_latency, "250", 0, 100000, "fixed DRAM return path (DRAM cycles)"),
+    O("gpgpu_l2_rop_latency", CFG_UINT, l2_rop_latency, "0", 0, 100000,
+      "ROP queue: core cycles every request waits on entering a memory sub-partition, before the L2"),
+    O("dram_latency", CFG_UINT, dram_latency, "0", 0, 100000,
+      "DRAM latency queue: core cycles every request the L2 sends to DRAM waits before the DRAM scheduler"),
+    O("warpsim_l2_hit_latency", CFG_UINT, l2_hit_latency, "100", 0, 100000,
+      "L2 read/atomic hit pipeline after the tag lookup (L2 cycles); 0 unless set when a config sets "
+      "-gpgpu_l2_rop_latency or -dram_latency"),
+    O("warpsim_dram_return_latency", CFG_UINT, dram_return_latency, "250", 0, 100000,
+      "fixed DRAM read return path after the data burst (DRAM cycles); 0 unless set when a config sets "
+      "-gpgpu_l2_rop_latency or -dram_latency"),
     O("warpsim_l2_queue", CFG_UINT, l2_queue, "16", 1, 4096,
       "entries of the icnt->L2, L2->DRAM and L2 return queues"),
     O("gpgpu_dram_timing_opt", CFG_STRING, dram_timing_opt,
@@ -386,6 +394,10 @@ void gpu_config_model_mem(const struct gpu_config *g, struct gpu_model_mem *m)
     gc_part(m, "gpgpu_n_mem", n_parts, "L2 slices", GC_PART_FIXED_BYTES);
     gc_part(m, "gpgpu_l2_rop_latency", n_parts, "L2 slices",
             ((uint64_t)g->l2_rop_latency + g->l2_queue) * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "warpsim_l2_hit_latency", n_parts, "L2 slices",
+            ((uint64_t)g->l2_hit_latency + g->l2_queue) * GC_FIFO_ENTRY_BYTES);
+    gc_part(m, "dram_latency", n_parts, "L2 slices",
+            ((uint64_t)g->dram_latency + g->l2_queue) * GC_FIFO_ENTRY_BYTES);
     gc_part(m, "warpsim_l2_queue", n_parts, "L2 slices", 3 * ((uint64_t)g->l2_queue + 1) * GC_FIFO_ENTRY_BYTES);
     gc_part(m, "gpgpu_dram_return_queue_size", n_parts, "L2 slices",
             (uint64_t)g->dram_return_queue_size * GC_FIFO_ENTRY_BYTES);
@@ -587,6 +599,17 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return -1;
     /* GPGPU-Sim's meaning: a channel is -gpgpu_n_mem_per_ctrlr chips of -gpgpu_dram_buswidth bytes */
     g->dram_buswidth = g->dram_chip_buswidth * g->n_mem_per_ctrlr;
+    /* Latency: warpsim's defaults are the GTX480 calibration in warpsim's terms (L2 hit pipeline, DRAM
+       return path; GPGPU-Sim's queues off), so the default machine is configs/gtx480.config exactly.  A
+       config that speaks GPGPU-Sim's terms - it sets -gpgpu_l2_rop_latency or -dram_latency, as every
+       gpgpusim.config does - gets GPGPU-Sim's latency model alone: warpsim's own latencies are 0 unless
+       it sets them too. */
+    if (cfg_find(c, "gpgpu_l2_rop_latency") || cfg_find(c, "dram_latency")) {
+        if (!cfg_find(c, "warpsim_l2_hit_latency"))
+            g->l2_hit_latency = 0;
+        if (!cfg_find(c, "warpsim_dram_return_latency"))
+            g->dram_return_latency = 0;
+    }
 
     /* topology */
     g->n_cores = g->n_clusters * g->n_cores_per_cluster;

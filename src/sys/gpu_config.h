@@ -100,8 +100,12 @@ struct gpu_config {
     /* derived, resolved: the bypass policy of each cache, indexed like repl_name (GPU_CACHE_*) */
     const char *bypass_name[GPU_NCACHES];
     unsigned bypass_mshr;           /* -warpsim_bypass_mshr: a bypassed read takes an MSHR entry (every cache) */
-    unsigned l2_rop_latency;        /* -gpgpu_l2_rop_latency: L2 hit pipeline (L2 cycles) */
-    unsigned dram_latency;          /* -dram_latency: fixed DRAM return path (DRAM cycles) */
+    unsigned l2_rop_latency;        /* -gpgpu_l2_rop_latency: core cycles every request waits on entering a
+                                       sub-partition, before the L2 (GPGPU-Sim's ROP queue) */
+    unsigned dram_latency;          /* -dram_latency: core cycles every request the L2 sends to DRAM waits
+                                       before the DRAM scheduler (GPGPU-Sim's DRAM latency queue) */
+    unsigned l2_hit_latency;        /* -warpsim_l2_hit_latency: L2 read/atomic hit pipeline (L2 cycles) */
+    unsigned dram_return_latency;   /* -warpsim_dram_return_latency: fixed DRAM read return path (DRAM cycles) */
     unsigned l2_queue;              /* -warpsim_l2_queue: icnt->L2, L2->DRAM and return queue entries */
     const char *dram_timing_opt;    /* -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0" */
     unsigned dram_chip_buswidth;    /* -gpgpu_dram_buswidth: bytes per data-bus beat of one DRAM chip */

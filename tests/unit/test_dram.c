@@ -31,7 +31,7 @@ static void cfg_make(struct gpu_config *g, const char *timing, unsigned sched, u
     g->dram_buswidth = 4;
     g->dram_burst_length = 8;
     g->dram_data_command_freq_ratio = 4;   /* BC = 2 data-bus cycles per burst, 32 bytes per burst */
-    g->dram_latency = 100;
+    g->dram_return_latency = 100;
     g->frfcfs_queue_size = qsize;
     g->dram_scheduler = sched;
     g->n_sub_partition_per_mchannel = 1;
@@ -132,7 +132,7 @@ TEST(dram_lone_read_closed_bank)
     push(&b, r, 3, 7, 10);
     sim_cycle done[8] = {0};
     run(&b, 10, 400, done, 8);
-    /* ACT at arrival, RD after tRCD, data tCL + BC later, then dram_latency */
+    /* ACT at arrival, RD after tRCD, data tCL + BC later, then dram_return_latency */
     CHECK_CMD_AT(&b.log, r->id, DC_ACT, 0, 10);
     CHECK_CMD_AT(&b.log, r->id, DC_RD, 0, 10 + 12);
     CHECK_EQ_INT(b.log.n, 2);
@@ -601,7 +601,7 @@ static void stress(const char *timing, unsigned ratio, unsigned sched, uint64_t 
     CHECK_EQ_INT(check_trace(&b.log, p, s, ids, N), 0);
 
     /* exactly ceil(size / 32) column commands per request, each completion at
-       its last column command + (tCL + BC + dram_latency | tWL + BC) */
+       its last column command + (tCL + BC + dram_return_latency | tWL + BC) */
     unsigned ncol = 0;
     for (unsigned i = 0; i < N; i++) {
         unsigned k = 0;

@@ -123,6 +123,7 @@ TEST(defaults_are_the_gtx480)
     arena_free(a);
 }
 
+/* The built-in defaults are the gtx480 preset, every option. */
 TEST(preset_gtx480_equals_defaults)
 {
     struct arena *a = arena_new(0);
@@ -146,14 +147,73 @@ TEST(preset_gtx480_latency_arithmetic)
     struct gpu_config g;
     REQUIRE(g_load(a, &g, "gtx480.config", NULL)[0] == '\0');
     unsigned reply_flits = 128 / g.icnt_flit_size;
-    unsigned l2 = g.l1d_latency + (1 + g.icnt_latency) + 1 + g.l2_rop_latency + (reply_flits + g.icnt_latency);
+    CHECK_EQ_INT(g.l2_rop_latency, 0);
+    CHECK_EQ_INT(g.dram_latency, 0);
+    unsigned l2 = g.l1d_latency + (1 + g.icnt_latency) + 1 + g.l2_hit_latency + (reply_flits + g.icnt_latency);
     CHECK_EQ_INT(l2, 119);
-    uint64_t dram_ps = (uint64_t)(g.dram.tCL + g.dram_burst_length / g.dram_data_command_freq_ratio + g.dram_latency) *
-                       g.ps_dram;
+    uint64_t dram_ps =
+        (uint64_t)(g.dram.tCL + g.dram_burst_length / g.dram_data_command_freq_ratio + g.dram_return_latency) *
+        g.ps_dram;
     double dram = g.l1d_latency + (1 + g.icnt_latency) + 1 + (double)dram_ps / (double)g.ps_core + 1 +
                   (reply_flits + g.icnt_latency);
     CHECK_NEAR(dram, 220.0, 0.5);
     arena_free(a);
+}
+
+/* A config in GPGPU-Sim's terms (it sets -gpgpu_l2_rop_latency or -dram_latency) gets GPGPU-Sim's
+   latency model alone: warpsim's hit pipeline and return path drop to 0 unless it sets them too.  The
+   GTX480's unloaded latencies through GPGPU-Sim's queues: ROP 100 core cycles before the L2 (an L2 hit
+   119, as the preset's), DRAM latency 89 core cycles before the DRAM scheduler (a row hit ~220). */
+TEST(gpgpusim_terms_latency_arithmetic)
+{
+    struct arena *a = arena_new(0);
+    struct gpu_config g;
+    REQUIRE(g_load(a, &g, NULL, "-gpgpu_l2_rop_latency 100\n-dram_latency 89\n")[0] == '\0');
+    CHECK_EQ_INT(g.l2_hit_latency, 0);
+    CHECK_EQ_INT(g.dram_return_latency, 0);
+    unsigned reply_flits = 128 / g.icnt_flit_size;
+    unsigned l2 = g.l1d_latency + (1 + g.icnt_latency) + g.l2_rop_latency + 1 + (reply_flits + g.icnt_latency);
+    CHECK_EQ_INT(l2, 119);
+    double dram_core = (double)((uint64_t)(g.dram.tCL + g.dram_burst_length / g.dram_data_command_freq_ratio) *
+                                g.ps_dram) / (double)g.ps_core;
+    double dram = g.l1d_latency + (1 + g.icnt_latency) + g.l2_rop_latency + 1 + g.dram_latency + dram_core + 1 +
+                  (reply_flits + g.icnt_latency);
+    CHECK_NEAR(dram, 220.0, 0.5);
+    /* one of the two is enough; a warpsim latency the config sets is kept */
+    REQUIRE(g_load(a, &g, NULL, "-dram_latency 50\n-warpsim_dram_return_latency 7\n")[0] == '\0');
+    CHECK_EQ_INT(g.l2_hit_latency, 0);
+    CHECK_EQ_INT(g.dram_return_latency, 7);
+    CHECK_EQ_INT(g.l2_rop_latency, 0);
+    arena_free(a);
+}
+
+/* Every preset that sets a latency keeps warpsim's own (hit pipeline, return
+   path) and leaves GPGPU-Sim's queues off, so its timing is what it was
+   before -gpgpu_l2_rop_latency and -dram_latency took GPGPU-Sim's meaning. */
+TEST(presets_keep_their_latencies)
+{
+    static const struct {
+        const char *file;
+        unsigned hit, ret;
+    } want[] = {{"gtx480.config", 100, 250},         {"gtx480-l1d16way.config", 100, 250},
+                {"dyncta-30core.config", 97, 220},   {"las-15sm.config", 100, 250},
+                {"dyncta-56core-mesh.config", 97, 220}, {"dyncta-110core-mesh.config", 97, 220},
+                {"hetero-7tile.config", 100, 250},   {"hetero-small.config", 100, 250},
+                {"gtx480-gpgpusim4.config", 120, 291}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct arena *a = arena_new(0);
+        struct gpu_config g;
+        const char *e = g_load(a, &g, want[i].file, NULL);
+        if (e[0]) {
+            T_FAIL_("%s: %s", want[i].file, e);
+        } else {
+            CHECK_EQ_INT(g.l2_hit_latency, want[i].hit);
+            CHECK_EQ_INT(g.dram_return_latency, want[i].ret);
+            CHECK_EQ_INT(g.l2_rop_latency, 0);
+            CHECK_EQ_INT(g.dram_latency, 0);
+        }
+        arena_free(a);
+    }
 }
 
 TEST(preset_gtx480_l1d16way)
@@ -402,12 +462,13 @@ TEST(option_table_is_complete_and_listed)
             if (strcmp(gpu_config_opts[i].name, gpu_config_opts[k].name) == 0)
                 T_FAIL_("duplicate option %s", gpu_config_opts[i].name);
     }
-    CHECK_EQ_INT(gpu_config_nopts, 103);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
+    CHECK_EQ_INT(gpu_config_nopts, 105);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
                                             + -warpsim_l1{i,c,t}_repl, -warpsim_l1{i,c,t}_bypass; + -warpsim_threads;
                                             + -warpsim_cm; + -warpsim_icnt and nine -warpsim_mesh_*;
                                             + thirteen -warpsim_cpu_*, -warpsim_mesh_cpu_nodes,
                                             -warpsim_mc_partition; + -gpgpu_max_insn, -gpgpu_max_cta;
-                                            + -gpgpu_n_mem_per_ctrlr */
+                                            + -gpgpu_n_mem_per_ctrlr; + -warpsim_l2_hit_latency,
+                                            -warpsim_dram_return_latency */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -450,8 +511,15 @@ TEST(gpgpusim4_syntax_loads)
                             "-gpgpu_dram_buswidth 4\n"
                             "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
                             "                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n"
+                            "-gpgpu_l2_rop_latency 120\n"
+                            "-dram_latency 100\n"
                             "-power_simulation_enabled 1   # not modelled\n"),
                  "");
+    /* GPGPU-Sim's meaning: ROP and DRAM latency queues in core cycles, nothing of warpsim's on top */
+    CHECK_EQ_INT(g.l2_rop_latency, 120);
+    CHECK_EQ_INT(g.dram_latency, 100);
+    CHECK_EQ_INT(g.l2_hit_latency, 0);
+    CHECK_EQ_INT(g.dram_return_latency, 0);
     CHECK_EQ_INT(g.lat_int[OPL_DIV], 145);
     CHECK_EQ_INT(g.ii_int[OPL_MAD], 1);
     CHECK_EQ_INT(g.dram_chip_buswidth, 4);
@@ -545,7 +613,10 @@ TEST(preset_gtx480_gpgpusim4)
     CHECK_EQ_INT(g.icnt_flit_size, 40);
     CHECK_EQ_STR(g.scheduler, "gto");
     /* GPGPU-Sim's 120 + 100 core cycles on a miss, in 924 MHz DRAM cycles */
-    CHECK_EQ_INT(g.dram_latency, (unsigned)((120.0 + 100.0) * (double)g.ps_core / (double)g.ps_dram + 0.5));
+    CHECK_EQ_INT(g.l2_hit_latency, 120);
+    CHECK_EQ_INT(g.dram_return_latency,
+                 (unsigned)((120.0 + 100.0) * (double)g.ps_core / (double)g.ps_dram + 0.5));
+    CHECK_EQ_INT(g.dram_latency, 0);
     arena_free(a);
 }
 

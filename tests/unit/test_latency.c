@@ -8,12 +8,12 @@
  *   L1 hit   max(l1d_latency, 1) per hop (one issue per cycle);
  *   L2 hit   the SM's request queue to the next interconnect edge, the request
  *            crossbar (header flit + icnt_latency), the L2 edge and tag
- *            lookup, l2_rop_latency, the reply crossbar (header + line flits
+ *            lookup, l2_hit_latency, the reply crossbar (header + line flits
  *            + icnt_latency), the register write one core cycle after the
  *            reply;
  *   DRAM     the same way to the L2 and back, with the miss instead of the ROP
  *            pipeline: the DRAM edge, PRE/tRP, ACT/tRCD, one RD per burst
- *            (tCCD / tCCDL apart), tCL, the burst, dram_latency, in DRAM
+ *            (tCCD / tCCDL apart), tCL, the burst, dram_return_latency, in DRAM
  *            cycles converted to core cycles, and the L2 fill edge;
  * and a timed round of 32 hops adds the loop's add -> setp -> bra chain and
  * the fetch redirect where they do not hide under the last hop.
@@ -171,8 +171,8 @@ static double lt_net(const struct gpu_config *g)
 
 static double lt_hop_l2(const struct gpu_config *g)
 {
-    /* next L2 edge: tag lookup, then the ROP pipeline into the reply queue */
-    return lt_net(g) + lt_core(g, 1.0 + g->l2_rop_latency, g->ps_l2);
+    /* (the ROP latency queue, core cycles) next L2 edge: tag lookup, then the hit pipeline into the reply queue */
+    return lt_net(g) + lt_core(g, 1.0 + g->l2_hit_latency, g->ps_l2) + g->l2_rop_latency;
 }
 
 static double lt_expect_l2(const struct gpu_config *g) { return lt_round(g, lt_hop_l2(g)); }
@@ -190,8 +190,9 @@ static double lt_hop_dram(const struct gpu_config *g)
        average) and is scheduled the cycle after; a row miss in an open bank: PRE, tRP, ACT, tRCD,
        the RDs, tCL, the last burst, the return path; the fill waits for the next L2 edge (half an L2
        cycle on average) and replies at once */
-    double dram = 0.5 + 1.0 + t->tRP + t->tRCD + (double)(bursts - 1) * ccd + t->tCL + bc + g->dram_latency;
-    return lt_net(g) + lt_core(g, 1.0, g->ps_l2) + lt_core(g, dram, g->ps_dram) + lt_core(g, 0.5, g->ps_l2);
+    double dram = 0.5 + 1.0 + t->tRP + t->tRCD + (double)(bursts - 1) * ccd + t->tCL + bc + g->dram_return_latency;
+    return lt_net(g) + lt_core(g, 1.0, g->ps_l2) + lt_core(g, dram, g->ps_dram) + lt_core(g, 0.5, g->ps_l2) +
+           g->l2_rop_latency + g->dram_latency;   /* GPGPU-Sim's ROP and DRAM latency queues, core cycles */
 }
 
 static double lt_expect_dram(const struct gpu_config *g) { return lt_round(g, lt_hop_dram(g)); }

@@ -7,10 +7,12 @@
  * the "interconnect" takes replies at core cycle t).  send() pushes a request
  * with now_core = the next cycle to simulate, so its L2 lookup happens in that
  * cycle.  Timeline of a request sent before cycle T:
- *   L2 hit   lookup T, reply visible at T + l2_rop_latency
+ *   L2 hit   lookup T, reply visible at T + l2_hit_latency
  *   L2 miss  lookup T, fill request enters the DRAM queue at T+1, ACT at T+2,
  *            RD at T+2+tRCD (+ tCCD per further burst), data done tCL + BC
- *            after the last RD, + dram_latency, then fill and reply that cycle.
+ *            after the last RD, + dram_return_latency, then fill and reply that cycle.
+ * GPGPU-Sim's ROP and DRAM latency queues (-gpgpu_l2_rop_latency,
+ * -dram_latency, core cycles) are off unless a test turns them on (lat_init).
  */
 #include <string.h>
 
@@ -58,7 +60,7 @@ static void sys_init(struct sys *s, const char *l2, unsigned l2_queue, unsigned 
     g->dram_buswidth = 4;
     g->dram_burst_length = 8;
     g->dram_data_command_freq_ratio = 4;
-    g->dram_latency = DLAT;
+    g->dram_return_latency = DLAT;
     g->frfcfs_queue_size = dram_q;
     g->dram_scheduler = 1;
     g->dram_return_queue_size = ret_q;
@@ -66,7 +68,7 @@ static void sys_init(struct sys *s, const char *l2, unsigned l2_queue, unsigned 
     g->n_sub_partition_per_mchannel = 1;
     g->n_sub_partitions = 1;
     g->cache_dl2 = l2;
-    g->l2_rop_latency = ROP;
+    g->l2_hit_latency = ROP;
     g->l2_queue = l2_queue;
     addr_map_parse(&s->map, MAP, 1, 1, 16, msg, sizeof msg, &col);
     mem_req_pool_init(&s->pool, s->a, 64);
@@ -75,6 +77,41 @@ static void sys_init(struct sys *s, const char *l2, unsigned l2_queue, unsigned 
 }
 
 static void sys_free(struct sys *s) { arena_free(s->a); }
+
+/* sys_init with GPGPU-Sim's latency queues on: rop and dram core cycles, the
+   core clock `ratio` times slower than L2 and DRAM (which step together). */
+static void lat_init(struct sys *s, unsigned rop, unsigned dram, unsigned ratio)
+{
+    sys_init(s, "4:128:2,L:B:m:W:L,A:8:4,4", 4, 16, 8);
+    s->g.l2_rop_latency = rop;
+    s->g.dram_latency = dram;
+    s->g.ps_core = 1000 * (sim_ps)ratio;
+    s->g.ps_l2 = 1000;
+    s->g.ps_dram = 1000;
+    s->d = dram_new(s->a, &s->g, 0);
+    s->p = partition_new(s->a, &s->g, 0, s->d, &s->map, &s->pool);
+}
+
+/* push at the current L2 cycle, stamped with the core cycle of that instant */
+static struct mem_req *send_core_src(struct sys *s, enum mem_req_type type, uint64_t addr, unsigned ratio,
+                                     enum mem_req_source src)
+{
+    struct mem_req *r = mem_req_alloc(&s->pool);
+    r->source = (uint8_t)src;
+    r->type = (uint8_t)type;
+    r->addr = addr;
+    r->size = 128;
+    r->sector_mask = 0xf;
+    CHECK(!partition_full(s->p));
+    CHECK_EQ_INT(s->t % ratio, 0);
+    partition_push(s->p, r, s->t / ratio);
+    return r;
+}
+
+static struct mem_req *send_core(struct sys *s, enum mem_req_type type, uint64_t addr, unsigned ratio)
+{
+    return send_core_src(s, type, addr, ratio, MRS_L1D);
+}
 
 static void step(struct sys *s)
 {
@@ -160,6 +197,78 @@ TEST(partition_l2_hit_latency_is_rop_latency)
     CHECK_EQ_INT(partition_get_stats(s.p)->l2_read_hits, 1);
     CHECK_EQ_INT(dram_get_stats(s.d)->reads, 1);   /* the hit did not go to DRAM */
     sys_free(&s);
+}
+
+/* -gpgpu_l2_rop_latency: every request waits R core cycles before the L2.  A
+   hit pushed at core cycle c (L2 cycle 3c) enters the input queue at the L2
+   edge of time 3(c + R) and is looked up at the next one: its reply comes
+   3R + 1 L2 cycles later than without the queue. */
+TEST(partition_rop_latency_counts_core_cycles)
+{
+    enum { R = 7, RATIO = 3 };
+    for (unsigned ratio = 1; ratio <= RATIO; ratio += RATIO - 1) {
+        struct sys s;
+        lat_init(&s, R, 0, ratio);
+        REQUIRE(s.p != NULL);
+        while (s.t % ratio)
+            step(&s);
+        send_core(&s, MRT_READ, 0x1000, ratio);
+        steps(&s, 300 * ratio);
+        while (s.t % ratio)
+            step(&s);
+        sim_cycle t0 = s.t;
+        struct mem_req *r = send_core(&s, MRT_READ, 0x1000, ratio);
+        uint32_t id = r->id;
+        steps(&s, R * ratio + 1 + ROP);
+        CHECK_EQ_INT(s.reply_count[id], 0);   /* not one cycle early */
+        steps(&s, 1);
+        CHECK_EQ_INT(s.reply_count[id], 1);
+        CHECK_EQ_INT(s.reply_at[id], t0 + R * ratio + 1 + ROP);
+        CHECK_EQ_INT(s.reply_hit[id], 1);
+        /* a texture-cache read skips the ROP queue (as in GPGPU-Sim) */
+        while (s.t % ratio)
+            step(&s);
+        sim_cycle t1 = s.t;
+        r = send_core_src(&s, MRT_READ, 0x1000, ratio, MRS_L1T);
+        id = r->id;
+        steps(&s, ROP + 1);
+        CHECK_EQ_INT(s.reply_count[id], 1);
+        CHECK_EQ_INT(s.reply_at[id], t1 + ROP);
+        CHECK(!partition_busy(s.p));
+        CHECK_EQ_INT(mem_req_in_flight(&s.pool), 0);
+        sys_free(&s);
+    }
+}
+
+/* -dram_latency: every request the L2 sends to DRAM waits D core cycles
+   before the DRAM scheduler; a lone miss replies D core cycles (3D DRAM
+   cycles here) later than without the queue, a hit is not delayed. */
+TEST(partition_dram_latency_queue_counts_core_cycles)
+{
+    enum { D = 11, RATIO = 3 };
+    for (unsigned ratio = 1; ratio <= RATIO; ratio += RATIO - 1) {
+        struct sys s;
+        lat_init(&s, 0, D, ratio);
+        REQUIRE(s.p != NULL);
+        sim_cycle t0 = s.t;
+        struct mem_req *r = send_core(&s, MRT_READ, 0x1000, ratio);
+        uint32_t id = r->id;
+        steps(&s, MISS_LAT + D * ratio - 1);
+        CHECK_EQ_INT(s.reply_count[id], 0);
+        steps(&s, 400);
+        CHECK_EQ_INT(s.reply_count[id], 1);
+        CHECK_EQ_INT(s.reply_at[id], t0 + MISS_LAT + D * ratio);
+        while (s.t % ratio)
+            step(&s);
+        sim_cycle t1 = s.t;
+        r = send_core(&s, MRT_READ, 0x1000, ratio);
+        id = r->id;
+        steps(&s, ROP + 1);
+        CHECK_EQ_INT(s.reply_at[id], t1 + ROP);
+        CHECK(!partition_busy(s.p));
+        CHECK_EQ_INT(mem_req_in_flight(&s.pool), 0);
+        sys_free(&s);
+    }
 }
 
 TEST(partition_merged_misses_one_dram_read)
@@ -389,7 +498,7 @@ static void play(struct sys *s, const uint64_t *addr, const uint8_t *type, const
     }
 }
 
-TEST(partition_idle_skipping_is_exact)
+static void idle_skip_check(unsigned rop, unsigned dram)
 {
     enum { N = 400 };
     static uint64_t addr[N];
@@ -408,6 +517,17 @@ TEST(partition_idle_skipping_is_exact)
     static struct sys a, b;
     sys_init(&a, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
     sys_init(&b, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
+    if (rop || dram) {
+        struct sys *both[2] = {&a, &b};
+        for (int k = 0; k < 2; k++) {
+            struct sys *x = both[k];
+            x->g.l2_rop_latency = rop;
+            x->g.dram_latency = dram;
+            x->g.ps_core = x->g.ps_l2 = x->g.ps_dram = 1000;
+            x->d = dram_new(x->a, &x->g, 0);
+            x->p = partition_new(x->a, &x->g, 0, x->d, &x->map, &x->pool);
+        }
+    }
     play(&a, addr, type, at, N, 0, ids1);
     play(&b, addr, type, at, N, 1, ids2);
     unsigned diff = 0;
@@ -429,6 +549,11 @@ TEST(partition_idle_skipping_is_exact)
     sys_free(&a);
     sys_free(&b);
 }
+
+TEST(partition_idle_skipping_is_exact) { idle_skip_check(0, 0); }
+
+/* the same with GPGPU-Sim's ROP and DRAM latency queues on */
+TEST(partition_idle_skipping_is_exact_with_latency_queues) { idle_skip_check(9, 23); }
 
 TEST(partition_stats_registered)
 {
