@@ -1,6 +1,9 @@
 # warpsim - convenience front end over CMake.
 #
 #   make run     install what is missing, build, run the main job (bfs, small, GTX480 timing model, verified)
+#                and write its HTML report (build/bfs-small.html; needs Python with pandas and matplotlib)
+#   make install PREFIX=/usr/local   build and install the warpsim command, the host API's header, library
+#                (libwarpsim.a) and pkg-config file, and the CUDA runtime library (PREFIX/lib/warpsim/)
 #   make test    install what is missing, build four trees (gcc RelWithDebInfo, gcc ASan/UBSan Debug,
 #                gcc Release, clang Debug), run the tests in each (the policy matrix and the per-workload
 #                thread tests, labels policy_matrix and threads,
@@ -17,7 +20,7 @@ BUILD_CLANG ?= build-clang
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-san build-release build-clang build-matrix run test test-slow tsan bench bench-functional ptx clean fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build build-san build-release build-clang build-matrix run install test test-slow tsan bench bench-functional ptx clean fuzz fuzz-build fuzz-smoke
 
 all: build
 
@@ -41,8 +44,18 @@ build-clang: deps
 	@CC=clang cmake -S . -B $(BUILD_CLANG) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_WERROR=ON >/dev/null
 	@cmake --build $(BUILD_CLANG) -j $(JOBS)
 
+# the main job, then its HTML report; a missing Python (the report says why) does not fail the run
 run: build
 	./$(BUILD)/warpsim run bfs --size small -o $(BUILD)/bfs-small.json
+	@if ./$(BUILD)/warpsim report $(BUILD)/bfs-small.json -o $(BUILD)/bfs-small.html; then \
+	    echo "report of the main job: $(BUILD)/bfs-small.html (file://$(abspath $(BUILD))/bfs-small.html)"; \
+	else echo "no report of the main job written (see above); the run itself succeeded"; fi
+
+# cmake --install: PREFIX/bin/warpsim, PREFIX/include/warpsim/, PREFIX/lib/libwarpsim.a and
+# PREFIX/lib/pkgconfig/warpsim.pc, PREFIX/lib/warpsim/libcudart.so.*, PREFIX/share/warpsim/python (DESTDIR works)
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: build build-san build-release build-clang
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE slow

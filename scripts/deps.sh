@@ -7,6 +7,8 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc    >/dev/null 2>&1 || need+=(gcc)
 command -v make  >/dev/null 2>&1 || need+=(make)
 command -v clang >/dev/null 2>&1 || need+=(clang)   # `make test` also builds and tests with clang
+# CMake finds libzstd, liblz4 and LAPACKE with pkg-config; the install test links a program with warpsim.pc
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # CPU instruction traces (src/cpu/trace.c) are read and written with zlib and liblzma
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 [ -f /usr/include/lzma.h ] || need+=(liblzma-dev)

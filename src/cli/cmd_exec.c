@@ -3,6 +3,7 @@
    docs/cudart.md).  The machine is configured here as for `warpsim run`, written as an effective
    configuration file and handed to the library in the environment with the output options; the
    program's stdout is its own, warpsim's report goes to stderr or to -o FILE as JSON. */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,7 +28,8 @@ static void exec_usage(FILE *f)
     fputs("usage: warpsim exec [options] [--] PROGRAM [ARGS...]\n"
           "\n"
           "Run a CUDA program on the simulated GPU, unmodified: warpsim's CUDA runtime library\n"
-          "(libcudart.so.13) takes the place of NVIDIA's.  Build the program with\n"
+          "(libcudart.so.13, or libcudart.so.12 for a program linked by CUDA 12: the one the program's\n"
+          "dynamic section names) takes the place of NVIDIA's.  Build the program with\n"
           "  nvcc -cudart shared -gencode arch=compute_75,code=compute_75 ...\n"
           "(the fatbinary must hold PTX; docs/cudart.md).  The program's output is its own; warpsim's\n"
           "statistics are printed to stderr when it exits (or written with -o).  The exit status is\n"
@@ -63,14 +65,87 @@ static void beside(char *dst, size_t n, const char *out, const char *suffix)
     snprintf(dst, n, "%.*s%s", (int)l, out, suffix);
 }
 
-/* The directory holding libcudart.so.13: WARPSIM_CUDART_DIR, else beside the executable. */
-static int find_lib_dir(char *dir, size_t n)
+/* The program's file as execvp finds it: a name without '/' is looked up in PATH. */
+static int resolve_program(const char *prog, char *path, size_t n)
+{
+    if (strchr(prog, '/')) {
+        snprintf(path, n, "%s", prog);
+        return access(path, R_OK) == 0 ? 0 : -1;
+    }
+    const char *p = getenv("PATH");
+    if (!p || !*p)
+        p = "/usr/local/bin:/usr/bin:/bin";
+    while (*p) {
+        const char *c = strchr(p, ':');
+        size_t l = c ? (size_t)(c - p) : strlen(p);
+        snprintf(path, n, "%.*s/%s", (int)(l ? l : 1), l ? p : ".", prog);
+        if (access(path, X_OK) == 0)
+            return 0;
+        p += l + (c ? 1 : 0);
+    }
+    return -1;
+}
+
+/* The CUDA runtime major version a program asks for: 12 or 13 from a DT_NEEDED entry
+   libcudart.so.12 / libcudart.so.13 of its dynamic section (64-bit little-endian ELF), 0 when it
+   names neither (not ELF, no dynamic section, static runtime, a script).  Reads the section headers:
+   the SHT_DYNAMIC section and the string table its sh_link names. */
+static int program_cudart_major(const char *file)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return 0;
+    int major = 0;
+    Elf64_Ehdr eh;
+    if (fread(&eh, sizeof eh, 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+        eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 || eh.e_shnum > 4096)
+        goto out;
+    Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
+    if (!sh)
+        goto out;
+    if (fseek(f, (long)eh.e_shoff, SEEK_SET) != 0 || fread(sh, sizeof *sh, eh.e_shnum, f) != eh.e_shnum)
+        goto out_sh;
+    for (unsigned i = 0; i < eh.e_shnum && !major; i++) {
+        if (sh[i].sh_type != SHT_DYNAMIC || sh[i].sh_link >= eh.e_shnum)
+            continue;
+        const Elf64_Shdr *ss = &sh[sh[i].sh_link];
+        if (sh[i].sh_size > (1u << 24) || ss->sh_size > (1u << 26))
+            continue;
+        size_t nd = (size_t)(sh[i].sh_size / sizeof(Elf64_Dyn));
+        Elf64_Dyn *dyn = calloc(nd ? nd : 1, sizeof *dyn);
+        char *str = malloc((size_t)ss->sh_size + 1);
+        if (dyn && str && fseek(f, (long)sh[i].sh_offset, SEEK_SET) == 0 && fread(dyn, sizeof *dyn, nd, f) == nd &&
+            fseek(f, (long)ss->sh_offset, SEEK_SET) == 0 && fread(str, 1, (size_t)ss->sh_size, f) == ss->sh_size) {
+            str[ss->sh_size] = '\0';
+            for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
+                if (dyn[k].d_tag != DT_NEEDED || dyn[k].d_un.d_val >= ss->sh_size)
+                    continue;
+                const char *name = str + dyn[k].d_un.d_val;
+                if (strcmp(name, "libcudart.so.12") == 0)
+                    major = 12;
+                else if (strcmp(name, "libcudart.so.13") == 0)
+                    major = 13;
+            }
+        }
+        free(dyn);
+        free(str);
+    }
+out_sh:
+    free(sh);
+out:
+    fclose(f);
+    return major;
+}
+
+/* The directory holding libcudart.so.MAJOR: WARPSIM_CUDART_DIR, else beside the executable. */
+static int find_lib_dir(char *dir, size_t n, int major)
 {
     const char *e = getenv("WARPSIM_CUDART_DIR");
     char path[PATH_MAX + 128];
     if (e && *e) {
         snprintf(dir, n, "%s", e);
-        snprintf(path, sizeof path, "%s/libcudart.so.13", dir);
+        snprintf(path, sizeof path, "%s/libcudart.so.%d", dir, major);
         return access(path, R_OK) == 0 ? 0 : -1;
     }
     char exe[PATH_MAX];
@@ -83,7 +158,7 @@ static int find_lib_dir(char *dir, size_t n)
         *slash = '\0';
     static const char *const subdirs[] = {"cudart", "../lib/warpsim"};
     for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s/libcudart.so.13", exe, subdirs[i]);
+        snprintf(path, sizeof path, "%s/%s/libcudart.so.%d", exe, subdirs[i], major);
         if (access(path, R_OK) == 0) {
             snprintf(dir, n, "%s/%s", exe, subdirs[i]);
             return 0;
@@ -267,10 +342,17 @@ int cmd_exec(int argc, char **argv)
                         "to timing mode; drop --functional\n");
         return EXIT_USAGE;
     }
+    /* the library the program was linked against: libcudart.so.12 or .13 (both are built into the same
+       directory, so the dynamic loader takes the one its DT_NEEDED names; this checks it is there) */
+    char progpath[PATH_MAX + 64];
+    int major = resolve_program(argv[prog], progpath, sizeof progpath) == 0 ? program_cudart_major(progpath) : 0;
+    if (!major)
+        major = 13;
     char libdir[PATH_MAX + 64];
-    if (find_lib_dir(libdir, sizeof libdir) != 0) {
-        fprintf(stderr, "warpsim exec: warpsim's CUDA runtime library (libcudart.so.13) is not in %s; build the "
-                        "warpsim_cudart target, or set WARPSIM_CUDART_DIR to its directory\n", libdir);
+    if (find_lib_dir(libdir, sizeof libdir, major) != 0) {
+        fprintf(stderr, "warpsim exec: warpsim's CUDA runtime library (libcudart.so.%d) is not in %s; build the "
+                        "%s target, or set WARPSIM_CUDART_DIR to its directory\n", major, libdir,
+                major == 12 ? "warpsim_cudart12" : "warpsim_cudart");
         return EXIT_USAGE;
     }
     /* the results file opens before the run (a typo in its directory must not cost a simulation) */

@@ -786,7 +786,7 @@ CUDART_API cudaError_t cudaDriverGetVersion(int *v)
 {
     if (!v)
         return cudart_ret(cudaErrorInvalidValue);
-    *v = 13000;
+    *v = CUDART_VERSION_NUMBER;   /* 13000, or 12090 in libcudart.so.12 */
     return cudaSuccess;
 }
 
@@ -872,6 +872,10 @@ CUDART_API cudaError_t cudaGetDeviceProperties(struct cudart_device_prop *p, int
     p->regsPerMultiprocessor = m.regs_per_sm;
     p->sharedMemPerBlockOptin = 48 * 1024;
     p->maxBlocksPerMultiProcessor = m.ctas_per_sm;
+#if WARPSIM_CUDART_ABI == 12
+    p->clockRate = m.core_khz;      /* fields CUDA 13 removed (cudaDeviceGetAttribute has them) */
+    p->memoryClockRate = m.mem_khz;
+#endif
     return cudaSuccess;
 }
 

@@ -5,12 +5,33 @@
  * nvcc-compiled program (CUDA 13.0 headers) passes across the calls.  Sizes
  * and offsets were checked against CUDA 13.0's driver_types.h; the static
  * assertions at the end keep them.
+ *
+ * WARPSIM_CUDART_ABI selects the major version the library is built for: 13
+ * (default, libcudart.so.13) or 12 (libcudart.so.12, the same sources).  What
+ * differs between the two is below under #if: cudaDeviceProp (CUDA 12's has
+ * the fields CUDA 13 removed: clockRate, deviceOverlap,
+ * kernelExecTimeoutEnabled, computeMode, maxTexture1DLinear, memoryClockRate,
+ * singleToDoublePrecisionPerfRatio, cooperativeMultiDeviceLaunch; 1032
+ * bytes), cudaPointerAttributes (CUDA 13 appended reserved words; CUDA 12's
+ * is the 24-byte head), and the version cudaRuntimeGetVersion reports.
  */
 #ifndef WARPSIM_CUDART_TYPES_H
 #define WARPSIM_CUDART_TYPES_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#ifndef WARPSIM_CUDART_ABI
+#define WARPSIM_CUDART_ABI 13
+#endif
+#if WARPSIM_CUDART_ABI != 12 && WARPSIM_CUDART_ABI != 13
+#error "WARPSIM_CUDART_ABI must be 12 or 13"
+#endif
+#if WARPSIM_CUDART_ABI == 12
+#define CUDART_VERSION_NUMBER 12090   /* CUDA 12.9, the last 12.x */
+#else
+#define CUDART_VERSION_NUMBER 13000
+#endif
 
 typedef int cudaError_t;   /* enum cudaError: an int in the ABI */
 enum {
@@ -86,8 +107,76 @@ enum {
 
 typedef struct { unsigned x, y, z; } cudart_dim3;   /* dim3: 12 bytes, passed by value */
 
-/* cudaDeviceProp of CUDA 13.0 (1008 bytes); the fields warpsim fills are named,
-   the rest kept as opaque spans of the same size. */
+/* cudaDeviceProp of CUDA 13.0 (1008 bytes) or, with WARPSIM_CUDART_ABI 12, of
+   CUDA 12.x (1032 bytes); the fields warpsim fills are named, the rest kept as
+   opaque spans of the same size. */
+#if WARPSIM_CUDART_ABI == 12
+struct cudart_device_prop {
+    char name[256];
+    char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t totalGlobalMem;              /* 288 */
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;                      /* 348 */
+    size_t totalConstMem;
+    int major;                          /* 360 */
+    int minor;                          /* 364 */
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int deviceOverlap;
+    int multiProcessorCount;            /* 388 */
+    int kernelExecTimeoutEnabled;
+    int integrated;
+    int canMapHostMemory;
+    int computeMode;
+    int texture_limits_[40];            /* maxTexture1D .. maxSurfaceCubemapLayered (with maxTexture1DLinear) */
+    size_t surfaceAlignment;            /* 568 */
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;                /* 608 */
+    int memoryBusWidth;
+    int l2CacheSize;                    /* 616 */
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;    /* 624 */
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;          /* 648 */
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;
+    int cooperativeMultiDeviceLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;     /* 712 */
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int later_[13];                     /* hostRegisterSupported .. unifiedFunctionPointers */
+    int reserved[63];                   /* 780 */
+};
+#else
 struct cudart_device_prop {
     char name[256];
     char uuid[16];
@@ -146,6 +235,7 @@ struct cudart_device_prop {
     int later_[20];                     /* hostRegisterSupported .. hostNumaMultinodeIpcSupported */
     int reserved[56];                   /* 784 */
 };
+#endif
 
 /* cudaFuncAttributes (144 bytes) */
 struct cudart_func_attributes {
@@ -169,14 +259,16 @@ enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapS
        cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
        cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
 
-/* cudaPointerGetAttributes (CUDA 13's struct cudaPointerAttributes) */
+/* cudaPointerGetAttributes (CUDA 13's struct cudaPointerAttributes; CUDA 12's ends before `reserved`) */
 enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 struct cudart_pointer_attributes {
     int type;                    /* enum cudaMemoryType */
     int device;
     void *devicePointer;
     void *hostPointer;
+#if WARPSIM_CUDART_ABI == 13
     long reserved[8];
+#endif
 };
 
 enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2 };
@@ -216,6 +308,21 @@ _Static_assert(offsetof(struct cudart_resource_desc, res.linear.sizeInBytes) == 
 _Static_assert(sizeof(struct cudart_texture_desc) == 72, "cudaTextureDesc is 72 bytes");
 _Static_assert(offsetof(struct cudart_texture_desc, normalizedCoords) == 40, "cudaTextureDesc.normalizedCoords");
 
+#if WARPSIM_CUDART_ABI == 12
+_Static_assert(sizeof(struct cudart_device_prop) == 1032, "cudaDeviceProp is 1032 bytes in CUDA 12.x");
+_Static_assert(offsetof(struct cudart_device_prop, totalGlobalMem) == 288, "cudaDeviceProp.totalGlobalMem");
+_Static_assert(offsetof(struct cudart_device_prop, clockRate) == 348, "cudaDeviceProp.clockRate");
+_Static_assert(offsetof(struct cudart_device_prop, major) == 360, "cudaDeviceProp.major");
+_Static_assert(offsetof(struct cudart_device_prop, multiProcessorCount) == 388, "cudaDeviceProp.multiProcessorCount");
+_Static_assert(offsetof(struct cudart_device_prop, surfaceAlignment) == 568, "cudaDeviceProp.surfaceAlignment");
+_Static_assert(offsetof(struct cudart_device_prop, memoryClockRate) == 608, "cudaDeviceProp.memoryClockRate");
+_Static_assert(offsetof(struct cudart_device_prop, l2CacheSize) == 616, "cudaDeviceProp.l2CacheSize");
+_Static_assert(offsetof(struct cudart_device_prop, maxThreadsPerMultiProcessor) == 624, "maxThreadsPerMultiProcessor");
+_Static_assert(offsetof(struct cudart_device_prop, regsPerMultiprocessor) == 648, "regsPerMultiprocessor");
+_Static_assert(offsetof(struct cudart_device_prop, maxBlocksPerMultiProcessor) == 712, "maxBlocksPerMultiProcessor");
+_Static_assert(offsetof(struct cudart_device_prop, reserved) == 780, "cudaDeviceProp.reserved");
+_Static_assert(sizeof(struct cudart_pointer_attributes) == 24, "cudaPointerAttributes is 24 bytes in CUDA 12.x");
+#else
 _Static_assert(sizeof(struct cudart_device_prop) == 1008, "cudaDeviceProp is 1008 bytes in CUDA 13.0");
 _Static_assert(offsetof(struct cudart_device_prop, totalGlobalMem) == 288, "cudaDeviceProp.totalGlobalMem");
 _Static_assert(offsetof(struct cudart_device_prop, multiProcessorCount) == 384, "cudaDeviceProp.multiProcessorCount");
@@ -224,6 +331,7 @@ _Static_assert(offsetof(struct cudart_device_prop, maxThreadsPerMultiProcessor) 
 _Static_assert(offsetof(struct cudart_device_prop, regsPerMultiprocessor) == 632, "regsPerMultiprocessor");
 _Static_assert(offsetof(struct cudart_device_prop, maxBlocksPerMultiProcessor) == 688, "maxBlocksPerMultiProcessor");
 _Static_assert(offsetof(struct cudart_device_prop, reserved) == 784, "cudaDeviceProp.reserved");
+#endif
 _Static_assert(sizeof(struct cudart_func_attributes) == 144, "cudaFuncAttributes is 144 bytes");
 _Static_assert(offsetof(struct cudart_func_attributes, numRegs) == 28, "cudaFuncAttributes.numRegs");
 _Static_assert(sizeof(cudart_dim3) == 12, "dim3");

@@ -249,5 +249,70 @@ class SweepStudyTest(unittest.TestCase):
         self.assertEqual(report.main([os.path.join(self.d, "nothing.txt")]), 2)
 
 
+class ImportTest(unittest.TestCase):
+    """`import warpsim` from the source tree's root (its warpsim.py), and Debian's packages for another
+    interpreter of the same Python version (warpsim._debian_dist_packages)."""
+
+    ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+    def setUp(self):
+        self.d = tempfile.mkdtemp(prefix="warpsim-import-")
+
+    def tearDown(self):
+        shutil.rmtree(self.d)
+
+    def python_at_root(self, code, pythonpath=None):
+        import subprocess
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
+        env.pop("PYTHONPATH", None)
+        if pythonpath:
+            env["PYTHONPATH"] = pythonpath
+        return subprocess.run([sys.executable, "-c", code], cwd=self.ROOT, env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    def test_import_from_root(self):
+        r = self.python_at_root("import sys, warpsim; from warpsim import plots, report; "
+                                "print(warpsim.__file__); print(sys.modules['warpsim'] is warpsim); "
+                                "print(hasattr(warpsim, 'load'))")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.split()
+        self.assertEqual(os.path.realpath(lines[0]),
+                         os.path.realpath(os.path.join(self.ROOT, "python", "warpsim", "__init__.py")))
+        self.assertEqual(lines[1:], ["True", "True"])
+
+    def test_import_from_root_honours_pythonpath(self):
+        other = os.path.join(self.d, "pp")
+        shutil.copytree(os.path.join(self.ROOT, "python", "warpsim"), os.path.join(other, "warpsim"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        r = self.python_at_root("import warpsim; print(warpsim.__file__)", pythonpath=other)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.path.realpath(r.stdout.strip()),
+                         os.path.realpath(os.path.join(other, "warpsim", "__init__.py")))
+
+    def fake_dist_packages(self, suffix):
+        libs = os.path.join(self.d, "dist-packages", "pandas", "_libs")
+        os.makedirs(libs)
+        open(os.path.join(libs, "lib" + suffix), "w").close()
+        return os.path.join(self.d, "dist-packages")
+
+    def test_debian_dist_packages_same_version(self):
+        import importlib.machinery
+        own = [s for s in importlib.machinery.EXTENSION_SUFFIXES if s.startswith(".cpython-")]
+        if not own:
+            self.skipTest("no version-tagged extension suffix")
+        path = self.fake_dist_packages(own[0])
+        self.assertEqual(warpsim._debian_dist_packages(path), path)
+        sys.path.append(path)
+        try:
+            self.assertIsNone(warpsim._debian_dist_packages(path))   # already on the path
+        finally:
+            sys.path.remove(path)
+
+    def test_debian_dist_packages_other_version(self):
+        path = self.fake_dist_packages(".cpython-27-x86_64-linux-gnu.so")
+        self.assertIsNone(warpsim._debian_dist_packages(path))
+        self.assertIsNone(warpsim._debian_dist_packages(os.path.join(self.d, "nothing")))
+
+
 if __name__ == "__main__":
     unittest.main()
