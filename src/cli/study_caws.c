@@ -193,7 +193,8 @@ int study_caws(const struct st_opts *o)
     char msr[512];
     snprintf(msr, sizeof msr, "CAWS-blk %.2fx, CAWS-SM %.2fx, CAWS-avg %.2fx", x[CA_BLK], x[CA_SM], x[CA_AVG]);
     int have3 = isfinite(x[CA_BLK]) && isfinite(x[CA_SM]) && isfinite(x[CA_AVG]);
-    st_check(f, score, have3 ? x[CA_BLK] > 1.0 && x[CA_SM] > 1.0 && x[CA_AVG] > 1.0 : -1,
+    /* a speed-up within 2% is noise between schedules, not a gain (the margin of the other studies' checks) */
+    st_check(f, score, have3 ? x[CA_BLK] > 1.02 && x[CA_SM] > 1.02 && x[CA_AVG] > 1.02 : -1,
              "Oracle CAWS speeds BFS up over LRR", "CAWS-blk 1.16x, CAWS-SM 1.18x, CAWS-avg 1.21x (Table 3.3)", msr);
     /* an ordering of three equal numbers says nothing: the claim needs CAWS-avg to gain */
     st_check(f, score, have3 ? x[CA_AVG] >= x[CA_SM] && x[CA_AVG] >= x[CA_BLK] && x[CA_AVG] > 1.01 : -1,
