@@ -9,9 +9,12 @@
 
 #include "cli.h"
 #include "core/json.h"
+#include "pdp/bubble.h"
 #include "pdp/decide.h"
 #include "pdp/features.h"
 #include "pdp/model.h"
+#include "pdp_collect.h"
+#include "sys/pcie.h"
 
 static const char pdp_help[] =
     "usage: warpsim pdp features (--ptx FILE | --workload NAME) [--kernel NAME] [--list] [--json]\n"
@@ -22,7 +25,9 @@ static const char pdp_help[] =
     "       warpsim pdp schedule --model MODEL (--ptx FILE | --workload NAME) [--kernel NAME]\n"
     "                         --threads N --bytes B [--llc-misses X] [--dram-util U]\n"
     "                         [--corun NAME,SD_CPU,SD_GPU[,WEIGHT]]... [--weight W]\n"
-    "                         [--slowdown-ref target|best] [--json]\n"
+    "                         [--bubble TABLE --corun-app NAME[,WEIGHT]]... [--cpu-cores N]\n"
+    "                         [--transfer-bytes B] [--slowdown-ref target|best] [--json]\n"
+    "       warpsim pdp collect [--size tiny|small] [--out DIR] [--jobs N] ...  (pdp collect --help)\n"
     "\n"
     "HeteroPDP (Lee, ASU 2017, ch. 6 and App. A; docs/heteropdp.md) predicts an OpenCL-style\n"
     "kernel's execution time on the host CPU and on a discrete GPU, alone and co-located with\n"
@@ -47,6 +52,8 @@ static const char pdp_help[] =
     "  schedule   predicted times, the kernel's slowdown on each target (Eq. 6.6), each\n"
     "             co-runner's, the fairness (Eq. 6.1) and weighted fairness (Eq. 6.3-6.4) of\n"
     "             each choice, and the decisions alone and co-located\n"
+    "  collect    the simulated training campaign: writes the CSV `train` reads and the slowdown\n"
+    "             table `schedule --bubble` reads (warpsim pdp collect --help)\n"
     "\n"
     "  --model MODEL      a model file; a bare NAME also tries models/NAME.model (the seed's\n"
     "                     published coefficients: heteropdp-i7-3770-s9150)\n"
@@ -60,12 +67,17 @@ static const char pdp_help[] =
     "  --corun NAME,SD_CPU,SD_GPU[,WEIGHT]   a co-located native CPU application: its slowdown\n"
     "                     when the kernel runs on the CPU and on the GPU (a Bubble-up table's or\n"
     "                     measured), and its weight (default 1); up to 16\n"
+    "  --bubble TABLE     a Bubble-up slowdown table (pdp collect's DIR/bubble.csv) for:\n"
+    "  --corun-app NAME[,WEIGHT]  a co-runner whose slowdowns come from the table: with the\n"
+    "                     kernel on the CPU at the kernel's cores and buffer bytes per core, on\n"
+    "                     the GPU beside its PCIe transfers within the predicted GPU time\n"
+    "  --cpu-cores N      cores the kernel gets on the CPU (default 4 - co-runners)\n"
+    "  --transfer-bytes B bytes moved over PCIe (default --bytes)\n"
     "  --weight W         the kernel's own weight (default 1); any weight other than 1 makes the\n"
     "                     weighted fairness decide\n"
     "  --slowdown-ref R   target: Eq. 6.6 per target (default); best: co-located time over the\n"
     "                     least alone time of either target\n"
     "  --json             one JSON object instead of text\n"
-    "Not built yet: `pdp collect` (the simulated training campaign on the CPU-GPU chip).\n"
     "Exit status: 0, or 2 on a usage error or a malformed PTX, CSV or model file (FILE:LINE).";
 
 /* ---- options shared by features / predict / schedule ------------------------------------ */
@@ -81,6 +93,12 @@ struct kin {
     double weight;
     enum pdp_slowdown_ref ref;
     int json, list;
+    /* co-runners whose slowdowns come from a Bubble-up table (--bubble, --corun-app) */
+    const char *bubble;
+    char app[PDP_MAX_CORUN][64];
+    double app_weight[PDP_MAX_CORUN];
+    size_t napp;
+    double cpu_cores, transfer_bytes;   /* 0: 4 - co-runners; buffer_bytes */
 };
 
 static int parse_nonneg(const char *cmd, const char *opt, const char *s, double *out)
@@ -150,8 +168,10 @@ static int kin_option(const char *cmd, struct kin *k, int argc, char **argv, int
         return 1;
     }
     bool takes = false;
-    const char *val_opts[] = {"--ptx", "--workload", "--kernel", "--model", "--feature", "--corun", "--weight",
-                              "--slowdown-ref", "--threads", "--bytes", "--llc-misses", "--dram-util"};
+    const char *val_opts[] = {"--ptx",        "--workload",   "--kernel",    "--model",          "--feature",
+                              "--corun",      "--weight",     "--slowdown-ref", "--threads",      "--bytes",
+                              "--llc-misses", "--dram-util",  "--bubble",    "--corun-app",      "--cpu-cores",
+                              "--transfer-bytes"};
     for (size_t q = 0; q < sizeof val_opts / sizeof val_opts[0]; q++)
         takes = takes || strcmp(a, val_opts[q]) == 0;
     if (!takes)
@@ -193,6 +213,35 @@ static int kin_option(const char *cmd, struct kin *k, int argc, char **argv, int
         if (parse_corun(cmd, v, &k->co[k->nco]))
             return -1;
         k->nco++;
+    } else if (strcmp(a, "--bubble") == 0) {
+        k->bubble = v;
+    } else if (strcmp(a, "--corun-app") == 0) {
+        if (k->napp == PDP_MAX_CORUN) {
+            fprintf(stderr, "warpsim pdp %s: at most %d --corun-app applications\n", cmd, PDP_MAX_CORUN);
+            return -1;
+        }
+        const char *comma = strchr(v, ',');
+        size_t l = comma ? (size_t)(comma - v) : strlen(v);
+        double w = 1;
+        char *end = NULL;
+        if (comma)
+            w = strtod(comma + 1, &end);
+        if (!l || l >= sizeof k->app[0] || (comma && (end == comma + 1 || *end || !(w > 0) || !isfinite(w)))) {
+            fprintf(stderr, "warpsim pdp %s: --corun-app expects NAME[,WEIGHT] (a positive weight), got '%s'\n", cmd,
+                    v);
+            return -1;
+        }
+        memcpy(k->app[k->napp], v, l);
+        k->app[k->napp][l] = '\0';
+        k->app_weight[k->napp++] = w;
+    } else if (strcmp(a, "--cpu-cores") == 0 || strcmp(a, "--transfer-bytes") == 0) {
+        double *dst = a[2] == 'c' ? &k->cpu_cores : &k->transfer_bytes;
+        if (parse_nonneg(cmd, a, v, dst))
+            return -1;
+        if (dst == &k->cpu_cores && (*dst < 1 || *dst > 64 || *dst != floor(*dst))) {
+            fprintf(stderr, "warpsim pdp %s: --cpu-cores expects 1 to 64\n", cmd);
+            return -1;
+        }
     } else if (strcmp(a, "--weight") == 0) {
         if (parse_nonneg(cmd, a, v, &k->weight))
             return -1;
@@ -581,12 +630,68 @@ static const char *num(char *buf, size_t n, double v)
 
 static const char *target_or_none(int t) { return t < 0 ? "none" : pdp_target_name((enum pdp_target)t); }
 
+/* The --corun-app co-runners' slowdowns from the --bubble table (pdp/bubble.h): with the kernel on the
+   CPU, at its pressure (the cores it gets, its buffer bytes per core); on the GPU, beside its PCIe
+   transfers (2 x latency + transfer bytes / bandwidth) within the predicted co-located GPU time. */
+static int bubble_coruns(struct prediction *p)
+{
+    struct kin *k = &p->k;
+    if (!k->bubble || !k->napp) {
+        fprintf(stderr, "warpsim pdp schedule: --corun-app needs --bubble TABLE and the other way round "
+                        "(the table `pdp collect` writes: DIR/bubble.csv)\n");
+        return EXIT_USAGE;
+    }
+    if (k->nco + k->napp > PDP_MAX_CORUN) {
+        fprintf(stderr, "warpsim pdp schedule: at most %d co-runners in all\n", PDP_MAX_CORUN);
+        return EXIT_USAGE;
+    }
+    struct pdp_bubble_table *t = malloc(sizeof *t);
+    char msg[1024];
+    if (!t)
+        return EXIT_SIM_ERROR;
+    if (pdp_bubble_load(t, k->bubble, msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s\n", msg);
+        free(t);
+        return EXIT_USAGE;
+    }
+    size_t nall = k->nco + k->napp;
+    double cores = k->cpu_cores > 0 ? k->cpu_cores : (nall < PC_HOST_CORES ? (double)(PC_HOST_CORES - nall) : 1);
+    k->cpu_cores = cores;
+    double bytes = k->transfer_bytes > 0 ? k->transfer_bytes : k->x.v[PDP_F_BUFFER_BYTES];
+    k->transfer_bytes = bytes;
+    struct pcie_params pp;
+    pcie_params_default(&pp);
+    double tx = bytes > 0 ? 2 * pp.latency_s + bytes / pcie_bandwidth(&pp) : 0;
+    for (size_t i = 0; i < k->napp; i++) {
+        if (!pdp_bubble_has(t, k->app[i])) {
+            fprintf(stderr, "warpsim pdp schedule: %s has no entries for '%s'\n", k->bubble, k->app[i]);
+            free(t);
+            return EXIT_USAGE;
+        }
+        struct pdp_corunner *c = &k->co[k->nco++];
+        memset(c, 0, sizeof *c);
+        snprintf(c->name, sizeof c->name, "%s", k->app[i]);
+        c->weight = k->app_weight[i];
+        c->slowdown[PDP_CPU] = pdp_bubble_cpu(t, k->app[i], (unsigned)cores, k->x.v[PDP_F_BUFFER_BYTES] / cores);
+        c->slowdown[PDP_GPU] = pdp_bubble_gpu(t, k->app[i], tx, p->time[PDP_GPU][PDP_COLOC]);
+    }
+    free(t);
+    return EXIT_OK;
+}
+
 static int cmd_pdp_schedule(int argc, char **argv)
 {
     struct prediction p;
     int rc = predict_alloc("schedule", argc, argv, 1, &p);
     if (!p.ms)
         return rc;
+    if (p.k.napp || p.k.bubble) {
+        rc = bubble_coruns(&p);
+        if (rc != EXIT_OK) {
+            free(p.ms);
+            return rc;
+        }
+    }
     const struct kin *k = &p.k;
     struct pdp_schedule_in in;
     memset(&in, 0, sizeof in);
@@ -601,6 +706,11 @@ static int cmd_pdp_schedule(int argc, char **argv)
     report_head(k->json ? &j : NULL, &p);
     if (k->json) {
         json_str(&j, "slowdown_ref", k->ref == PDP_REF_BEST ? "best" : "target");
+        if (k->napp) {
+            json_str(&j, "bubble", k->bubble);
+            json_dbl(&j, "cpu_cores", k->cpu_cores);
+            json_dbl(&j, "transfer_bytes", k->transfer_bytes);
+        }
         json_arr(&j, "applications");
         json_obj(&j, NULL);
         json_str(&j, "name", "kernel");
@@ -634,8 +744,12 @@ static int cmd_pdp_schedule(int argc, char **argv)
         json_close(&j);
         json_end(&j);
     } else {
-        printf("slowdown (co-located / alone%s; the kernel's from the models, the co-runners' given)\n",
-               k->ref == PDP_REF_BEST ? " on the faster target" : ", per target");
+        printf("slowdown (co-located / alone%s; the kernel's from the models, the co-runners' %s)\n",
+               k->ref == PDP_REF_BEST ? " on the faster target" : ", per target",
+               k->napp ? "from the Bubble-up table" : "given");
+        if (k->napp)
+            printf("  table %s: kernel on the CPU: %g cores, %.4g bytes per core; on the GPU: %.4g transfer bytes\n",
+                   k->bubble, k->cpu_cores, k->x.v[PDP_F_BUFFER_BYTES] / k->cpu_cores, k->transfer_bytes);
         printf("  %-20s %8s %14s %14s\n", "application", "weight", "kernel on cpu", "kernel on gpu");
         char a[32], b[32];
         printf("  %-20s %8.3g %14s %14s\n", "kernel", k->weight, num(a, sizeof a, out.kernel_slowdown[PDP_CPU]),
@@ -848,12 +962,9 @@ int cmd_pdp(int argc, char **argv)
         return cmd_pdp_predict(argc - 1, argv + 1);
     if (strcmp(sub, "schedule") == 0)
         return cmd_pdp_schedule(argc - 1, argv + 1);
-    if (strcmp(sub, "collect") == 0) {
-        fprintf(stderr, "warpsim pdp collect: not built yet (the simulated training campaign on the CPU-GPU chip; "
-                        "docs/heteropdp.md). Train from a CSV of your own measurements meanwhile.\n");
-        return EXIT_USAGE;
-    }
-    fprintf(stderr, "warpsim pdp: unknown subcommand '%s' (features, train, predict, schedule; see warpsim pdp --help)\n",
+    if (strcmp(sub, "collect") == 0)
+        return cmd_pdp_collect(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim pdp: unknown subcommand '%s' (collect, features, train, predict, schedule; see warpsim pdp --help)\n",
             sub);
     return EXIT_USAGE;
 }

@@ -648,7 +648,10 @@ static void study_usage(FILE *f)
           "           warp limits 4-16 and partitioned networks: GPU and CPU speedups per workload\n"
           "           type, congestion, warp limits, OSS over alpha (default: mm, bfs, kmeans x\n"
           "           L1, H1; --full: 8 workloads x 6 mixes)\n"
-          "  all      the seven, one after the other\n"
+          "  heteropdp  000 (Lee, ASU 2017) Fig. 6.7-6.14: HeteroPDP's target selection on the simulated\n"
+          "           i7-3770 + FirePro S9150 (runs `pdp collect` in DIR/collect): accuracy alone and\n"
+          "           co-located, error CDFs, speedups, fairness, the weight-ratio sweep\n"
+          "  all      the eight, one after the other\n"
           "Each prints its tables and how close the result is to the seed's, and writes CSV files and\n"
           "the printed report into DIR (default results/study-NAME/; the runs under DIR/runs/).\n"
           "Runs are cached like `warpsim sweep`'s: running a study again only runs what is missing.\n"
@@ -670,7 +673,8 @@ static void study_usage(FILE *f)
           "                           see how the study reads without them)\n"
           "  --no-reuse               never copy runs from sibling directories (run them here)\n"
           "  --mixes A,B              hetero: the CPU mixes of 004 Table IV to use (L1, L2, M1, M2,\n"
-          "                           H1, H2) instead of the study's selection\n"
+          "                           H1, H2) instead of the study's selection; heteropdp: the\n"
+          "                           co-runner sets (mcf, mcf+perlbench, ...)\n"
           "  --full                   hetero: the whole matrix (all six mixes x 004's workloads)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
@@ -764,10 +768,11 @@ int cmd_study(int argc, char **argv)
         {"ctrlc", study_ctrlc},
         {"cawa", study_cawa},
         {"hetero", study_hetero},
+        {"heteropdp", study_heteropdp},
     };
     const size_t nstudies = sizeof studies / sizeof studies[0];
     if (!which) {
-        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc, cawa, hetero or all; see "
+        fprintf(stderr, "warpsim study: which study? (dyncta, las, caws, l1-size, ctrlc, cawa, hetero, heteropdp or all; see "
                         "warpsim study --help)\n");
         return EXIT_USAGE;
     }
@@ -776,8 +781,8 @@ int cmd_study(int argc, char **argv)
     while (k < nstudies && strcmp(studies[k].name, which) != 0)
         k++;
     if (!all && k == nstudies) {
-        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc, cawa, hetero or "
-                        "all)\n",
+        fprintf(stderr, "warpsim study: unknown study '%s' (dyncta, las, caws, l1-size, ctrlc, cawa, hetero, "
+                        "heteropdp or all)\n",
                 which);
         return EXIT_USAGE;
     }

@@ -243,6 +243,7 @@ int study_l1size(const struct st_opts *o);
 int study_ctrlc(const struct st_opts *o);
 int study_cawa(const struct st_opts *o);
 int study_hetero(const struct st_opts *o);
+int study_heteropdp(const struct st_opts *o);   /* study_heteropdp.c: HeteroPDP (seed 000 ch. 6) */
 
 /* Shared by the two cache studies (study_l1size.c). */
 /* "--set gpgpu_cache:dl1" value of a kb KB L1D: the GTX480's 32:128:4 string

@@ -279,6 +279,9 @@ int kt_run_grid(void *user, struct ptx_grid *g)
     if (t->only_launch >= 0 && idx != t->only_launch)
         return ptx_grid_run(g);
     t->st.launches++;
+    t->st.threads += (uint64_t)g->grid[0] * g->grid[1] * g->grid[2] * g->block[0] * g->block[1] * g->block[2];
+    if (g->mem && g->mem->in_use > t->st.mem_bytes)
+        t->st.mem_bytes = g->mem->in_use;
     struct ptx_cta c;
     if (ptx_cta_alloc(&c, g)) {
         g->err = PTX_EXEC_NOMEM;

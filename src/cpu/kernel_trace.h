@@ -105,6 +105,8 @@ struct kt_stats {
     uint64_t records[KT_MAX_CORES];          /* per core */
     uint64_t ctas_per_core[KT_MAX_CORES];
     uint64_t by_class[KT_CLASS_COUNT];
+    uint64_t threads;                        /* work-items of the traced launches */
+    uint64_t mem_bytes;                      /* most device memory allocated at a traced launch */
 };
 
 struct kt_tracer {

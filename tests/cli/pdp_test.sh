@@ -18,9 +18,12 @@ grep -q "warpsim pdp schedule" "$T/h.txt" || fail "pdp --help lacks the schedule
 "$W" --help | grep -q "pdp SUB" || fail "warpsim --help does not list pdp"
 "$W" pdp >/dev/null 2>&1; [ $? -eq 2 ] || fail "bare 'pdp' should exit 2"
 "$W" pdp frobnicate >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "unknown subcommand: exit not 2"
-grep -q "features, train, predict, schedule" "$T/e.txt" || fail "unknown subcommand: no list of subcommands"
-"$W" pdp collect >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: exit not 2"
-grep -q "not built yet" "$T/e.txt" || fail "pdp collect: no 'not built yet'"
+grep -q "collect, features, train, predict, schedule" "$T/e.txt" || fail "unknown subcommand: no list of subcommands"
+"$W" pdp collect --size huge >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect --size huge: exit not 2"
+grep -q "tiny or small" "$T/e.txt" || fail "pdp collect: bad --size not explained"
+"$W" pdp collect --kernels nosuch --out "$T/x" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: unknown kernel: exit not 2"
+"$W" pdp collect --coruns nosuch --out "$T/x" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: unknown profile: exit not 2"
+"$W" pdp collect --help | grep -q "bubble.csv" || fail "pdp collect --help"
 
 # ---- features: the bundled workload and its PTX file agree; every static class is counted
 "$W" pdp features --workload vecadd --json >"$T/f1.json" || fail "features --workload vecadd"
@@ -177,4 +180,76 @@ printf 'kernel,threads,time_cpu_alone\na,1,2\nb,two,3\n' >"$T/bad2.csv"
 grep -q "bad2.csv:3: error: column 2 'threads': 'two' is not a number" "$T/e.txt" || fail "bad number: $(cat "$T/e.txt")"
 "$W" pdp train "$T/none.csv" -o "$T/x.model" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing CSV: exit not 2"
 [ ! -e "$T/x.model" ] || fail "a failed train wrote a model file"
+# ---- the simulated campaign, reduced (2 kernels, 1 co-runner, short co-runner runs) -> train -> schedule
+"$W" pdp collect --kernels vecadd,mm --coruns mcf --quota 20000 --out "$T/col" --jobs 2 --quiet \
+    || fail "pdp collect (reduced): exit $?"
+python3 - "$T/col/pdp.csv" "$T/col/bubble.csv" <<'PY' || fail "pdp collect: implausible CSV or table"
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+need = ["kernel", "threads", "buffer_bytes", "cpu_salu", "cpu_smem", "cpu_valu", "cpu_vmem", "cpu_branch",
+        "cpu_atomic", "gpu_mem", "gpu_int", "gpu_fp", "gpu_math", "gpu_branch", "gpu_barrier", "llc_misses",
+        "dram_util", "time_cpu_alone", "time_gpu_alone", "time_cpu_coloc", "time_gpu_coloc", "co1_sd_cpu", "co1_sd_gpu"]
+assert all(c in rows[0] for c in need), [c for c in need if c not in rows[0]]
+assert len(rows) == 4, len(rows)                      # 2 kernels x (alone, beside mcf)
+for r in rows:
+    alone = r["corunners"] == ""
+    assert (r["time_cpu_alone"] != "") == alone and (r["time_gpu_alone"] != "") == alone
+    assert float(r["time_cpu_coloc"]) > 0 and float(r["time_gpu_coloc"]) > 0
+    assert float(r["threads"]) > 0 and float(r["buffer_bytes"]) > 0 and float(r["cpu_vmem"]) > 0
+    # GPU target = transfers + kernel; the transfers move the lines the kernel reads and writes
+    assert abs(float(r["gpu_alone_s"]) - float(r["transfer_s_alone"]) - float(r["gpu_kernel_s"])) < 1e-12
+    assert float(r["transfer_in_bytes"]) > 0 and float(r["transfer_out_bytes"]) > 0
+    if alone:
+        assert float(r["llc_misses"]) == 0 and float(r["time_cpu_coloc"]) == float(r["time_cpu_alone"])
+    else:
+        assert r["corunners"] == "mcf" and r["kernel_cores"] == "3"
+        assert float(r["llc_misses"]) > 0 and 0 < float(r["dram_util"]) < 1
+        assert float(r["co1_sd_cpu"]) > 0.9 and float(r["co1_sd_gpu"]) >= 1.0
+        assert float(r["transfer_s_coloc"]) >= float(r["transfer_s_alone"]) * 0.999
+t = [r for r in csv.DictReader(open(sys.argv[2]))]
+assert any(r["kind"] == "dma" and r["app"] == "mcf" for r in t)
+cpu = sorted((float(r["footprint"]), float(r["slowdown"])) for r in t if r["kind"] == "cpu")
+assert len(cpu) == 5 and cpu[-1][1] > cpu[0][1] > 0.9, cpu    # more pressure, more slowdown
+PY
+# resumable: a rerun runs nothing and writes the same CSV
+cp "$T/col/pdp.csv" "$T/col1.csv"
+"$W" pdp collect --kernels vecadd,mm --coruns mcf --quota 20000 --out "$T/col" --jobs 2 >"$T/re.txt" 2>&1 \
+    || fail "pdp collect rerun"
+grep -q "host\] [0-9]* jobs: [0-9]* done before, 0 to run" "$T/re.txt" || fail "rerun ran jobs again: $(cat "$T/re.txt")"
+cmp -s "$T/col/pdp.csv" "$T/col1.csv" || fail "the rerun's CSV differs"
+"$W" pdp train "$T/col/pdp.csv" -o "$T/col.model" >/dev/null 2>&1 || fail "pdp train on the collected CSV"
+"$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 12288 --bytes 600000 --llc-misses 1e4 \
+    --dram-util 0.07 --bubble "$T/col/bubble.csv" --corun-app mcf >"$T/s.txt" || fail "pdp schedule (bubble)"
+for w in "co-located" "from the Bubble-up table" "mcf" "fairness (min/max)" "decision alone:" "decision co-located:"; do
+    grep -q "$w" "$T/s.txt" || fail "schedule output lacks '$w': $(cat "$T/s.txt")"
+done
+"$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 12288 --bytes 600000 \
+    --bubble "$T/col/bubble.csv" --corun-app mcf,2 --json >"$T/s.json" || fail "pdp schedule --json (bubble)"
+python3 - "$T/s.json" "$T/col/bubble.csv" <<'PY' || fail "schedule's table slowdowns differ from the table"
+import csv, json, math, sys
+s = json.load(open(sys.argv[1]))
+t = [r for r in csv.DictReader(open(sys.argv[2]))]
+app = s["applications"][1]
+assert app["name"] == "mcf" and app["weight"] == 2 and s["cpu_cores"] == 3
+# CPU: log2 interpolation at 200000 bytes per core between the measured footprints around it
+pts = sorted((float(r["footprint"]), float(r["slowdown"])) for r in t if r["kind"] == "cpu")
+x = math.log2(600000 / 3)
+lo = max(p for p in pts if math.log2(p[0]) <= x); hi = min(p for p in pts if math.log2(p[0]) >= x)
+want = lo[1] + (hi[1] - lo[1]) * (x - math.log2(lo[0])) / (math.log2(hi[0]) - math.log2(lo[0]))
+assert abs(app["slowdown_cpu"] - want) < 1e-9, (app, want)
+# GPU: T / (tx / s_dma + T - tx), tx = 2 x 10 us + bytes / (8e9 * 16 * 128/130 / 8 * 0.8)
+sd = [float(r["slowdown"]) for r in t if r["kind"] == "dma"][0]
+T = s["time"]["gpu_coloc"]; tx = min(2e-5 + 600000 / (8e9 * 16 * 128 / 130 / 8 * 0.8), T)
+assert abs(app["slowdown_gpu"] - T / (tx / sd + T - tx)) < 1e-9
+assert s["decision"]["weighted"] and s["decision"]["coloc"] in ("cpu", "gpu")
+PY
+"$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 1 --bytes 1 --corun-app mcf >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--corun-app without --bubble: exit not 2"
+"$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 1 --bytes 1 --bubble "$T/col/bubble.csv" \
+    --corun-app lbm >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "an application not in the table: exit not 2"
+printf 'app,kind,cores,footprint,slowdown\nmcf,cpu,3,1000,-1\n' >"$T/badb.csv"
+"$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 1 --bytes 1 --bubble "$T/badb.csv" \
+    --corun-app mcf >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad table: exit not 2"
+grep -q "badb.csv:2: error" "$T/e.txt" || fail "bad table: no FILE:LINE: $(cat "$T/e.txt")"
+
 echo "pdp_test: ok"

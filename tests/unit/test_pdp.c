@@ -1,12 +1,18 @@
 /* test_pdp.c - HeteroPDP (src/pdp/): features from PTX, regression and cross validation,
    training-set selection, fairness and the decision, model and CSV files. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "fe/ptx/ptx_ir.h"
+#include "cpu/trace.h"
+#include "pdp/bubble.h"
 #include "pdp/dataset.h"
 #include "pdp/decide.h"
 #include "pdp/features.h"
 #include "pdp/model.h"
+#include "sys/pcie.h"
 #include "test.h"
 
 /* ---- a seeded normal PRNG ------------------------------------------------------------------ */
@@ -868,6 +874,115 @@ TEST(features_divergence_loops_and_calls)
                                               {PDP_F_CPU_ATOMIC, 0}};
     check_features(&x, want_x, sizeof want_x / sizeof want_x[0]);
     ptx_module_free(m);
+}
+
+/* ---- the Bubble-up table (pdp/bubble.h) and PCIe (sys/pcie.h) ------------------------------------ */
+
+TEST(bubble_lookup_interpolates_and_clamps)
+{
+    static struct pdp_bubble_table t;
+    memset(&t, 0, sizeof t);
+    REQUIRE(pdp_bubble_add(&t, "mcf", 0, 3, 1 << 16, 1.1) == 0);
+    REQUIRE(pdp_bubble_add(&t, "mcf", 0, 3, 1 << 20, 1.5) == 0);
+    REQUIRE(pdp_bubble_add(&t, "mcf", 0, 3, 1 << 24, 2.5) == 0);
+    REQUIRE(pdp_bubble_add(&t, "mcf", 0, 1, 1 << 20, 1.2) == 0);
+    REQUIRE(pdp_bubble_add(&t, "mcf", 1, 1, 0, 1.2) == 0);
+    CHECK(pdp_bubble_add(&t, "mcf", 0, 3, 1 << 10, -1) != 0);     /* not a slowdown */
+    CHECK(pdp_bubble_add(&t, "a,b", 0, 3, 1 << 10, 1) != 0);      /* not a CSV field */
+    CHECK(pdp_bubble_has(&t, "mcf") && !pdp_bubble_has(&t, "lbm"));
+    /* exact points, log2 interpolation, clamping at both ends */
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 3, 1 << 20) - 1.5) < 1e-12);
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 3, 1 << 22) - 2.0) < 1e-12);     /* halfway 20 -> 24 */
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 3, 1 << 18) - 1.3) < 1e-12);     /* halfway 16 -> 20 */
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 3, 100) - 1.1) < 1e-12);
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 3, 1e12) - 2.5) < 1e-12);
+    /* the nearest measured core count (ties: the larger) */
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 1, 1 << 20) - 1.2) < 1e-12);
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 2, 1 << 20) - 1.5) < 1e-12);
+    CHECK(fabs(pdp_bubble_cpu(&t, "mcf", 4, 1 << 20) - 1.5) < 1e-12);
+    CHECK(isnan(pdp_bubble_cpu(&t, "lbm", 3, 1 << 20)));
+    /* GPU: 1 s of transfers at slowdown 1.2 in a 3 s run: 3 / (1 / 1.2 + 2) */
+    CHECK(fabs(pdp_bubble_gpu(&t, "mcf", 1.0, 3.0) - 3.0 / (1.0 / 1.2 + 2.0)) < 1e-12);
+    CHECK(fabs(pdp_bubble_gpu(&t, "mcf", 0, 3.0) - 1.0) < 1e-12);      /* no transfer, no slowdown */
+    CHECK(fabs(pdp_bubble_gpu(&t, "mcf", 5.0, 3.0) - 1.2) < 1e-12);    /* all transfer (clamped) */
+    CHECK(isnan(pdp_bubble_gpu(&t, "mcf", 1.0, -1.0)) && isnan(pdp_bubble_gpu(&t, "lbm", 1.0, 3.0)));
+    /* the file reads back identical */
+    char path[] = "/tmp/test_pdp_bubbleXXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    REQUIRE(f && pdp_bubble_write(&t, f) == 0);
+    fclose(f);
+    static struct pdp_bubble_table u;
+    char msg[512] = "";
+    REQUIRE(pdp_bubble_load(&u, path, msg, sizeof msg) == 0);
+    CHECK(u.n == t.n);
+    for (size_t i = 0; i < t.n && i < u.n; i++)
+        CHECK(!strcmp(u.e[i].app, t.e[i].app) && u.e[i].dma == t.e[i].dma && u.e[i].cores == t.e[i].cores &&
+              u.e[i].footprint == t.e[i].footprint && u.e[i].slowdown == t.e[i].slowdown);
+    /* a bad row names its line */
+    f = fopen(path, "w");
+    REQUIRE(f);
+    fprintf(f, "# a comment\napp,kind,cores,footprint,slowdown\nmcf,cpu,3,65536,1.1\nmcf,gpu,3,65536,1.1\n");
+    fclose(f);
+    CHECK(pdp_bubble_load(&u, path, msg, sizeof msg) != 0);
+    CHECK(strstr(msg, ":4: error") != NULL);
+    remove(path);
+}
+
+TEST(bubble_and_dma_traces)
+{
+    char path[] = "/tmp/test_pdp_traceXXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    char err[256];
+    /* a generator over 4 lines: loads cover all 4 lines, each followed by an ALU record */
+    REQUIRE(pdp_bubble_trace(path, 4 * 128, 16, 1ull << 30, err, sizeof err) == 0);
+    struct trace_reader *r = trace_open(path, err, sizeof err);
+    REQUIRE(r);
+    struct trace_rec rec;
+    unsigned n = 0, loads = 0, seen = 0;
+    while (trace_next(r, &rec) == 1) {
+        if (rec.src_mem[0]) {
+            loads++;
+            uint64_t line = (rec.src_mem[0] - (1ull << 30)) / 128;
+            CHECK(line < 4);
+            seen |= 1u << line;
+        }
+        n++;
+    }
+    trace_close(r);
+    CHECK(n == 16 && loads == 8 && seen == 0xf);
+    /* the DMA stream: one load per 128-byte line and `pace` branches */
+    REQUIRE(pcie_dma_trace(path, 1000, 4096, 3, err, sizeof err) == 8 * 4);
+    r = trace_open(path, err, sizeof err);
+    REQUIRE(r);
+    n = loads = 0;
+    unsigned br = 0;
+    while (trace_next(r, &rec) == 1) {
+        if (n % 4 == 0) {
+            CHECK(rec.src_mem[0] == 4096 + (uint64_t)(n / 4) * 128 && !rec.is_branch);
+            loads++;
+        } else {
+            CHECK(rec.src_mem[0] == 0);
+        }
+        br += rec.is_branch;
+        n++;
+    }
+    trace_close(r);
+    CHECK(n == 32 && loads == 8 && br == 24);
+    remove(path);
+}
+
+TEST(pcie_transfer_time)
+{
+    struct pcie_params p;
+    pcie_params_default(&p);
+    /* PCIe 3.0 x16: 8 GT/s x 16 lanes x 128/130 / 8 bits = 15.75 GB/s raw, 80% of it moved */
+    CHECK(fabs(pcie_bandwidth(&p) - 8e9 * 16 * 128.0 / 130.0 / 8 * 0.8) < 1);
+    CHECK(pcie_transfer_seconds(&p, 0) == 0);
+    CHECK(fabs(pcie_transfer_seconds(&p, 12600000) - (10e-6 + 12600000 / pcie_bandwidth(&p))) < 1e-15);
 }
 
 TEST_MAIN()
