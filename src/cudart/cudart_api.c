@@ -294,7 +294,8 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
 /* ---- CUDA arrays: pitched device memory that texture objects sample -----------------------
    A cudaArray_t points at one of these.  Its rows are padded to 256 bytes (like cudaMallocPitch),
    which the texture objects over it use as a pitch-2D resource: point sampling, unnormalised
-   coordinates (what warpsim's textures do).  Surface objects (suld/sust) are not provided. */
+   coordinates (what warpsim's textures do).  An array made with cudaArraySurfaceLoadStore also
+   takes surface objects (suld.b / sust.b, 1D and 2D). */
 
 #define ARRAY_MAGIC 0x41525259u
 struct rt_array {
@@ -328,9 +329,9 @@ CUDART_API cudaError_t cudaMallocArray(void **array, const struct cudart_channel
     if (!array || !desc || width == 0)
         return cudart_ret(cudaErrorInvalidValue);
     *array = NULL;
-    if (flags)   /* layered, cudaArraySurfaceLoadStore, cubemap, gather: not provided */
-        return cudart_unsupported("cudaMallocArray", "array flags other than cudaArrayDefault "
-                                  "(surface load/store, layered, cubemap, gather)");
+    if (flags & ~(unsigned)cudaArraySurfaceLoadStore)   /* layered, cubemap, gather: not provided */
+        return cudart_unsupported("cudaMallocArray", "array flags other than cudaArrayDefault and "
+                                  "cudaArraySurfaceLoadStore (layered, cubemap, gather)");
     size_t esize = desc_bytes(desc);
     if (!esize)
         return cudart_ret(cudaErrorInvalidValue);
@@ -560,6 +561,49 @@ CUDART_API cudaError_t cudaDestroyTextureObject(uint64_t tex)
 {
     NEED_CTX(ctx);
     return ws_call(ctx, "cudaDestroyTextureObject", wsDestroyTextureObject(ctx, tex));
+}
+
+/* ---- surface objects over CUDA arrays ------------------------------------------------
+   The resource must be a cudaArray allocated with cudaArraySurfaceLoadStore (as CUDA requires);
+   surf1D/2Dread/write compile to suld.b / sust.b, whose x coordinate counts bytes. */
+CUDART_API cudaError_t cudaCreateSurfaceObject(uint64_t *surf, const struct cudart_resource_desc *res)
+{
+    NEED_CTX(ctx);
+    if (!surf || !res)
+        return cudart_ret(cudaErrorInvalidValue);
+    *surf = 0;
+    if (res->resType != cudaResourceTypeArray)
+        return cudart_ret(cudaErrorInvalidValue);
+    const struct rt_array *arr = array_of(res->res.array);
+    if (!arr)
+        return cudart_ret(cudaErrorInvalidResourceHandle);
+    if (!(arr->flags & cudaArraySurfaceLoadStore))
+        return cudart_ret(cudaErrorInvalidValue);
+    const struct cudart_channel_desc *c = &arr->desc;
+    unsigned channels = (unsigned)((c->x > 0) + (c->y > 0) + (c->z > 0) + (c->w > 0));
+    if (c->x <= 0 || (c->y && c->y != c->x) || (c->z && c->z != c->x) || (c->w && c->w != c->x) ||
+        (channels != 1 && channels != 2 && channels != 4) || (c->x != 8 && c->x != 16 && c->x != 32))
+        return cudart_unsupported("cudaCreateSurfaceObject",
+                                  "channel formats other than 1, 2 or 4 equal channels of 8, 16 or 32 bits");
+    ws_tex_desc d;
+    memset(&d, 0, sizeof d);
+    d.base = arr->base;
+    d.format = WS_TEX_UNSIGNED;
+    d.channels = channels;
+    d.bits_per_channel = (unsigned)c->x;
+    d.width = arr->width;
+    d.height = arr->height ? arr->height : 1;
+    d.pitch_bytes = arr->pitch;
+    ws_texobj s = 0;
+    cudaError_t e = ws_call(ctx, "cudaCreateSurfaceObject", ws_create_surface_object(ctx, &s, &d));
+    *surf = s;
+    return e;
+}
+
+CUDART_API cudaError_t cudaDestroySurfaceObject(uint64_t surf)
+{
+    NEED_CTX(ctx);
+    return ws_call(ctx, "cudaDestroySurfaceObject", ws_destroy_surface_object(ctx, surf));
 }
 
 /* ---- symbols (__device__ / __constant__ variables) --------------------------------- */
@@ -1163,8 +1207,6 @@ CUDART_API cudaError_t cudaPeekAtLastError(void) { return RT->sticky_error ? RT-
     CUDART_API cudaError_t name(void) { return cudart_unsupported(#name, NULL); }
 UNSUPPORTED(cudaMalloc3D)
 UNSUPPORTED(cudaMemcpy3D)
-UNSUPPORTED(cudaCreateSurfaceObject)
-UNSUPPORTED(cudaDestroySurfaceObject)
 UNSUPPORTED(cudaBindTexture)
 UNSUPPORTED(cudaHostRegister)
 UNSUPPORTED(cudaHostUnregister)

@@ -272,6 +272,8 @@ struct cudart_pointer_attributes {
 };
 
 enum { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2 };
+/* cudaMallocArray flags */
+enum { cudaArrayDefault = 0, cudaArraySurfaceLoadStore = 0x02 };
 enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
        cudaResourceTypePitch2D = 3 };
 enum { cudaFilterModePoint = 0, cudaReadModeElementType = 0 };

@@ -133,4 +133,10 @@ struct gpu *ws_gpu(ws_ctx *ctx);
 /* Time-series CSV and per-warp CSV of the timing model (NULL = off). */
 ws_status ws_set_timing_outputs(ws_ctx *ctx, const char *timeseries_csv, const char *warps_csv);
 
+/* Surface objects for suld.b / sust.b (cudaCreateSurfaceObject over a cudaArray): a pitched
+   device buffer described like a texture (format ignored: the instructions move raw bits, and
+   their x coordinate counts bytes).  Handles are distinct from texture handles; 0 = none. */
+ws_status ws_create_surface_object(ws_ctx *ctx, ws_texobj *surf, const ws_tex_desc *desc);
+ws_status ws_destroy_surface_object(ws_ctx *ctx, ws_texobj surf);
+
 #endif

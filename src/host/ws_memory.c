@@ -311,6 +311,43 @@ ws_status wsCreateTextureObject(ws_ctx *ctx, ws_texobj *tex, const ws_tex_desc *
     return WS_SUCCESS;
 }
 
+ws_status ws_create_surface_object(ws_ctx *ctx, ws_texobj *surf, const ws_tex_desc *desc)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    if (!surf || !desc)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "ws_create_surface_object: NULL argument");
+    *surf = 0;
+    if (desc->channels > 4 || desc->bits_per_channel > 32)
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "ws_create_surface_object: bad channels or bits");
+    struct ptx_tex_desc d;
+    memset(&d, 0, sizeof d);
+    d.base = desc->base;
+    d.format = PTX_TEX_UNSIGNED;   /* raw bits */
+    d.channels = (uint8_t)desc->channels;
+    d.bits = (uint8_t)desc->bits_per_channel;
+    d.width = desc->width;
+    d.height = desc->height ? desc->height : 1;
+    d.pitch = desc->pitch_bytes ? desc->pitch_bytes
+                                : (uint64_t)desc->width * desc->channels * desc->bits_per_channel / 8;
+    char why[256];
+    if (ptx_mem_surf_create(&ctx->mem, &d, surf, why, sizeof why))
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE, "ws_create_surface_object: %s", why);
+    return WS_SUCCESS;
+}
+
+ws_status ws_destroy_surface_object(ws_ctx *ctx, ws_texobj surf)
+{
+    if (!ctx)
+        return WS_ERROR_INVALID_VALUE;
+    if (surf == 0)
+        return WS_SUCCESS;
+    if (ptx_mem_surf_destroy(&ctx->mem, surf))
+        return ws_fail(ctx, WS_ERROR_INVALID_VALUE,
+                       "ws_destroy_surface_object: 0x%" PRIx64 " is not a surface object", surf);
+    return WS_SUCCESS;
+}
+
 ws_status wsDestroyTextureObject(ws_ctx *ctx, ws_texobj tex)
 {
     if (!ctx)

@@ -65,6 +65,7 @@ static enum pdp_gpu_class gpu_class(const struct ptx_insn *in)
     bool fl = ptx_type_is_float((enum ptx_type)in->type);
     switch ((enum ptx_opcode)in->op) {
     case PO_LD: case PO_LDU: case PO_ST: case PO_PREFETCH: case PO_TEX: case PO_TLD4: case PO_ATOM: case PO_RED:
+    case PO_SULD: case PO_SUST:
         return PDP_GPU_MEM;
     case PO_BRA: case PO_CALL: case PO_RET:
         return PDP_GPU_BRANCH;
@@ -103,7 +104,7 @@ static unsigned n_dst(const struct ptx_insn *in)
 {
     switch ((enum ptx_opcode)in->op) {
     case PO_ST: case PO_RED: case PO_PREFETCH: case PO_BRA: case PO_CALL: case PO_RET: case PO_EXIT:
-    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT:
+    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT: case PO_SUST:
         return 0;
     case PO_BAR: case PO_BARRIER:
         return in->subop == PBM_RED_POPC || in->subop == PBM_RED_AND || in->subop == PBM_RED_OR ? 1u : 0u;
@@ -412,7 +413,8 @@ int pdp_classify_func(const struct ptx_module *m, uint32_t fi, uint8_t *cpu, uin
         case PO_BRA: case PO_CALL: case PO_RET:
             c = PDP_CPU_BRANCH;
             break;
-        case PO_LD: case PO_LDU: case PO_ST: case PO_PREFETCH: case PO_TEX: case PO_TLD4:
+        case PO_LD: case PO_LDU: case PO_ST: case PO_PREFETCH: case PO_TEX: case PO_TLD4: case PO_SULD:
+        case PO_SUST:
             c = ivar[i] ? PDP_CPU_VMEM : PDP_CPU_SMEM;
             break;
         default:

@@ -1,6 +1,6 @@
 // array.cu - CUDA arrays: cudaMallocArray (2D float, 1D int), 2D and linear copies to and from
 // them, cudaArrayGetInfo, texture objects over them (point sampling, unnormalised coordinates),
-// and a surface-capable array refused with cudaErrorNotSupported.
+// and an array created with cudaArraySurfaceLoadStore (surfaces over it: surface.cu).
 #include <cstdio>
 
 // cudaMemcpyToArray / FromArray are deprecated, and tested here on purpose

@@ -44,6 +44,8 @@ void exec_insn_name(const struct ptx_insn *in, char *buf, size_t n)
     if ((in->op == PO_ATOM || in->op == PO_RED) && in->subop < sizeof atom_names / sizeof atom_names[0] &&
         in->subop && w < n)
         w += (size_t)snprintf(buf + w, n - w, ".%s", atom_names[in->subop]);
+    if ((in->op == PO_SULD || in->op == PO_SUST) && w < n)
+        w += (size_t)snprintf(buf + w, n - w, ".b.%s", in->subop == PTG_2D ? "2d" : in->subop == PTG_3D ? "3d" : "1d");
     if (in->vec > 1 && w < n)
         w += (size_t)snprintf(buf + w, n - w, ".v%u", in->vec);
     if (in->type != PT_NONE && w < n)
@@ -332,7 +334,7 @@ static bool op_has_dst(enum ptx_opcode op)
 {
     switch (op) {
     case PO_ST: case PO_RED: case PO_PREFETCH: case PO_BRA: case PO_CALL: case PO_RET: case PO_EXIT:
-    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT:
+    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT: case PO_SUST:
         return false;
     default:
         return true;
@@ -443,6 +445,9 @@ static inline int exec_one(struct ptx_warp *w, struct warp_inst *wi)
         break;
     case PO_TEX:
         st = m ? exec_tex(w, fr, in, m, wi) : PTX_WARP_READY;
+        break;
+    case PO_SULD: case PO_SUST:
+        st = m ? exec_surf(w, fr, in, m, wi) : PTX_WARP_READY;
         break;
     case PO_CVTA:
         st = m ? exec_cvta(w, fr, in, m) : PTX_WARP_READY;

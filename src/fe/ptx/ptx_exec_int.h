@@ -64,6 +64,8 @@ int exec_atom(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *i
 int exec_prefetch(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m,
                   struct warp_inst *wi);
 int exec_tex(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m, struct warp_inst *wi);
+/* suld.b / sust.b over a surface object (1d, 2d) */
+int exec_surf(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m, struct warp_inst *wi);
 int exec_cvta(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m);
 int exec_isspacep(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m);
 

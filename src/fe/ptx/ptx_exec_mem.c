@@ -1,6 +1,6 @@
 /*
  * ptx_exec_mem.c - memory instructions of the executor: ld/ldu/st in every
- * space (generic resolved per lane), atom/red, prefetch, tex, cvta and
+ * space (generic resolved per lane), atom/red, prefetch, tex, suld/sust, cvta and
  * isspacep, with the memory checker.
  *
  * Every access is resolved and checked for all active lanes before anything
@@ -624,6 +624,112 @@ int exec_tex(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in
             continue;
         uint64_t *d = fr->regs + (size_t)r * PTX_WARP_SIZE;
         FOR_LANES(m, l) d[l] = out[l][k];
+    }
+    return PTX_WARP_READY;
+}
+
+/* ---- surfaces ------------------------------------------------------------------------ */
+
+/* suld.b.{1d,2d}{.v2,.v4}.bN.mode d, [surf, {x(, y)}] and sust.b.... [surf, {x(, y)}], s.
+   x counts BYTES, y rows; a lane accesses vec * N/8 bytes at base + y * pitch + x.  Out of
+   range: .trap faults like the memory checker, .clamp moves the access to the nearest element
+   at the edge, .zero reads 0 and drops the store.  A misaligned x faults in every mode. */
+int exec_surf(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx_insn *in, uint32_t m, struct warp_inst *wi)
+{
+    bool store = in->op == PO_SUST;
+    const char *opn = store ? "sust" : "suld";
+    if (in->nopnd < 3)
+        return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "unsupported surface instruction operands", NULL);
+    const struct ptx_opnd *ho = &in->o[store ? 0 : 1], *co = &in->o[store ? 1 : 2], *vo = &in->o[store ? 2 : 0];
+    unsigned esz = elem_bytes(in);
+    unsigned vec = in->vec > 1 ? in->vec : 1;
+    bool two_d = in->subop == PTG_2D;
+    if (in->subop != PTG_1D && !two_d)
+        return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "only 1d and 2d surfaces are supported", NULL);
+    if (esz == 0 || esz > 8 || co->kind != POK_VEC || co->nvec < (two_d ? 2 : 1) || co->vregs[0] < 0 ||
+        (two_d && co->vregs[1] < 0))
+        return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "unsupported surface instruction operands", NULL);
+    if (ho->kind != POK_REG && ho->kind != POK_IMM)
+        return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED,
+                         "only surface objects are supported (no surface references)", NULL);
+    const uint64_t *h = exec_src(w, fr, ho, 0);
+    const uint64_t *cx = fr->regs + (size_t)co->vregs[0] * PTX_WARP_SIZE;
+    const uint64_t *cy = two_d ? fr->regs + (size_t)co->vregs[1] * PTX_WARP_SIZE : w->g->bc_zero;
+    /* store values first (immediates are materialised into scratch) */
+    const uint64_t *src[PTX_MAX_VEC] = {NULL, NULL, NULL, NULL};
+    if (store) {
+        if (vo->kind == POK_VEC) {
+            for (unsigned k = 0; k < vo->nvec && k < vec; k++)
+                src[k] = vo->vregs[k] >= 0 ? fr->regs + (size_t)vo->vregs[k] * PTX_WARP_SIZE
+                       : vo->vimm && vo->vimm[k] ? vo->vimm[k] : w->g->bc_zero;
+        } else {
+            src[0] = exec_src(w, fr, vo, 1);
+        }
+        for (unsigned k = 0; k < vec; k++)
+            if (!src[k])
+                return exec_fail(w, in, -1, PTX_EXEC_UNSUPPORTED, "unsupported sust value operand", NULL);
+    }
+    uint32_t size = esz * vec;
+    uint32_t drop = 0;   /* .zero lanes out of range */
+    FOR_LANES(m, l) {
+        const struct ptx_tex_desc *t = ptx_mem_surf_get(w->g->mem, h[l]);
+        char what[96], detail[320];
+        if (!t) {
+            snprintf(what, sizeof what, "Invalid surface %s of size %u bytes", store ? "write" : "read", size);
+            snprintf(detail, sizeof detail, "=========     Surface object 0x%" PRIx64 " does not exist", h[l]);
+            return exec_fail(w, in, (int)l, PTX_EXEC_ILLEGAL_ADDRESS, what, detail);
+        }
+        int64_t x = (int32_t)(uint32_t)cx[l], y = two_d ? (int32_t)(uint32_t)cy[l] : 0;
+        uint64_t row = t->width * t->channels * t->bits / 8u;
+        if (x % (int64_t)size) {
+            snprintf(what, sizeof what, "Invalid surface %s of size %u bytes", store ? "write" : "read", size);
+            snprintf(detail, sizeof detail,
+                     "=========     %s x coordinate %" PRId64 " (bytes) is not a multiple of the access size", opn,
+                     x);
+            return exec_fail(w, in, (int)l, PTX_EXEC_ILLEGAL_ADDRESS, what, detail);
+        }
+        bool out = size > row || x < 0 || (uint64_t)x > row - size || y < 0 || (uint64_t)y >= t->height;
+        if (out && (in->boolop == PSC_TRAP || size > row)) {
+            snprintf(what, sizeof what, "Invalid surface %s of size %u bytes", store ? "write" : "read", size);
+            snprintf(detail, sizeof detail,
+                     "=========     Coordinate (%" PRId64 " bytes, %" PRId64 ") is out of bounds of the surface "
+                     "of %" PRIu64 " x %" PRIu64 " elements (%" PRIu64 " bytes per row) at 0x%" PRIx64,
+                     x, y, t->width, t->height, row, t->base);
+            return exec_fail(w, in, (int)l, PTX_EXEC_ILLEGAL_ADDRESS, what, detail);
+        }
+        if (out) {
+            if (in->boolop == PSC_ZERO)
+                drop |= 1u << l;
+            /* clamp (and the address a dropped lane is timed at): the nearest edge element */
+            x = x < 0 ? 0 : (uint64_t)x > row - size ? (int64_t)((row - size) / size * size) : x;
+            y = y < 0 ? 0 : (uint64_t)y >= t->height ? (int64_t)t->height - 1 : y;
+        }
+        uint64_t addr = t->base + (uint64_t)y * t->pitch + (uint64_t)x;
+        w->addr[l] = addr;
+        uint8_t *p = ptx_mem_ptr(w->g->mem, addr, size);
+        if (!p) {
+            struct fault f = {PS_GLOBAL, FW_BOUNDS, l, addr, addr, 0};
+            return report(w, in, &f, size, store ? ACC_WRITE : ACC_READ);
+        }
+        w->hp[l] = p;
+    }
+    wi_mem(wi, w, m, PS_GLOBAL, size, store);
+    uint32_t live = m & ~drop;
+    if (store) {
+        for (unsigned k = 0; k < vec; k++) {
+            const uint64_t *v = src[k];
+            FOR_LANES(live, l) store_le(w->hp[l] + k * esz, v[l], esz);
+        }
+        return PTX_WARP_READY;
+    }
+    for (unsigned k = 0; k < vec; k++) {
+        int32_t r = vo->kind == POK_VEC ? (k < vo->nvec ? vo->vregs[k] : -1)
+                  : vo->kind == POK_REG && k == 0 ? vo->reg : -1;
+        if (r < 0)
+            continue;
+        uint64_t *d = fr->regs + (size_t)r * PTX_WARP_SIZE;
+        uint64_t rm = exec_type_mask(exec_reg_bits(fr, r));
+        FOR_LANES(m, l) d[l] = (drop >> l & 1u) ? 0 : load_le(w->hp[l] + k * esz, esz) & rm;
     }
     return PTX_WARP_READY;
 }

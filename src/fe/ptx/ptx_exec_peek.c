@@ -10,7 +10,7 @@ static bool peek_has_dst(enum ptx_opcode op)
 {
     switch (op) {
     case PO_ST: case PO_RED: case PO_PREFETCH: case PO_BRA: case PO_CALL: case PO_RET: case PO_EXIT:
-    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT:
+    case PO_TRAP: case PO_MEMBAR: case PO_FENCE: case PO_NANOSLEEP: case PO_PMEVENT: case PO_SUST:
         return false;
     default:
         return true;

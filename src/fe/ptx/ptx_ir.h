@@ -68,7 +68,7 @@ enum ptx_space {
     X(SETP, "setp") X(SELP, "selp") X(SET, "set") X(SLCT, "slct") \
     X(CVT, "cvt") X(CVTA, "cvta") X(MOV, "mov") \
     X(LD, "ld") X(LDU, "ldu") X(ST, "st") X(PREFETCH, "prefetch") X(ATOM, "atom") X(RED, "red") \
-    X(TEX, "tex") X(TLD4, "tld4") \
+    X(TEX, "tex") X(TLD4, "tld4") X(SULD, "suld") X(SUST, "sust") \
     X(BRA, "bra") X(CALL, "call") X(RET, "ret") X(EXIT, "exit") X(TRAP, "trap") \
     X(BAR, "bar") X(BARRIER, "barrier") X(MEMBAR, "membar") X(FENCE, "fence") \
     X(SHFL, "shfl") X(VOTE, "vote") X(ACTIVEMASK, "activemask") X(MATCH, "match") \
@@ -108,6 +108,8 @@ enum ptx_testp_op  { PTP_NONE = 0, PTP_FINITE, PTP_INFINITE, PTP_NUMBER, PTP_NOT
 enum ptx_prmt_mode { PPM_NONE = 0, PPM_F4E, PPM_B4E, PPM_RC8, PPM_ECL, PPM_ECR, PPM_RC16 };
 enum ptx_shf_mode  { PSF_L_WRAP = 0, PSF_L_CLAMP, PSF_R_WRAP, PSF_R_CLAMP };
 enum ptx_tex_geom  { PTG_NONE = 0, PTG_1D, PTG_2D, PTG_3D, PTG_A1D, PTG_A2D };
+/* out-of-range handling of suld/sust (kept in ptx_insn.boolop) */
+enum ptx_surf_clamp { PSC_TRAP = 0, PSC_CLAMP, PSC_ZERO };
 
 /* boolean modifiers */
 enum ptx_flag {
@@ -198,7 +200,8 @@ struct ptx_insn {
     uint8_t boolop;        /* enum ptx_boolop */
     uint8_t subop;         /* atom/red: ptx_atom_op; shfl: ptx_shfl_mode; vote: ptx_vote_mode;
                               bar/barrier: ptx_bar_mode; testp: ptx_testp_op; prmt: ptx_prmt_mode;
-                              shf: ptx_shf_mode; tex: ptx_tex_geom */
+                              shf: ptx_shf_mode; tex/suld/sust: ptx_tex_geom
+                              (suld/sust keep ptx_surf_clamp in boolop) */
     uint8_t iclass;        /* enum ptx_iclass */
     uint8_t nopnd;         /* operands used in o[] */
     uint8_t guard_neg;     /* @!%p */

@@ -11,6 +11,7 @@
    pointer, a small index) is not mistaken for a texture. */
 #define TEX_TAG 0x5445000000000000ull
 #define TEX_TAG_MASK 0xffff000000000000ull
+#define SURF_TAG 0x5355000000000000ull
 
 enum ptx_space ptx_mem_generic_space(uint64_t gaddr, uint64_t *offset)
 {
@@ -173,8 +174,8 @@ void ptx_mem_describe(struct ptx_mem *m, uint64_t addr, const char *prefix, char
 
 /* ---- textures -------------------------------------------------------------- */
 
-int ptx_mem_tex_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t *handle, char *why,
-                       size_t why_n)
+static int table_add(struct ptx_mem *m, const struct ptx_tex_desc *d, bool surface, uint64_t *handle, char *why,
+                     size_t why_n)
 {
     const char *bad = NULL;
     uint64_t esize = (uint64_t)d->channels * d->bits / 8;
@@ -182,7 +183,7 @@ int ptx_mem_tex_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t
         bad = "channels must be 1, 2 or 4";
     else if (d->bits != 8 && d->bits != 16 && d->bits != 32)
         bad = "bits per channel must be 8, 16 or 32";
-    else if (d->format == PTX_TEX_FLOAT && d->bits == 8)
+    else if (!surface && d->format == PTX_TEX_FLOAT && d->bits == 8)
         bad = "float textures need 16 or 32 bits per channel";
     else if (d->format > PTX_TEX_UNSIGNED)
         bad = "unknown channel format";
@@ -224,18 +225,50 @@ int ptx_mem_tex_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t
         m->ntex++;
     }
     m->tex[slot] = *d;
-    *handle = TEX_TAG | (uint64_t)(slot + 1);
+    m->tex[slot].surface = surface;
+    *handle = (surface ? SURF_TAG : TEX_TAG) | (uint64_t)(slot + 1);
     return 0;
+}
+
+int ptx_mem_tex_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t *handle, char *why,
+                       size_t why_n)
+{
+    return table_add(m, d, false, handle, why, why_n);
+}
+
+int ptx_mem_surf_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t *handle, char *why,
+                        size_t why_n)
+{
+    return table_add(m, d, true, handle, why, why_n);
+}
+
+static struct ptx_tex_desc *table_slot(const struct ptx_mem *m, uint64_t handle, bool surface)
+{
+    if ((handle & TEX_TAG_MASK) != (surface ? SURF_TAG : TEX_TAG))
+        return NULL;
+    uint64_t i = (handle & ~TEX_TAG_MASK) - 1;
+    if (i >= m->ntex || m->tex[i].channels == 0 || m->tex[i].surface != surface)
+        return NULL;
+    return &m->tex[i];
 }
 
 static struct ptx_tex_desc *tex_slot(const struct ptx_mem *m, uint64_t handle)
 {
-    if ((handle & TEX_TAG_MASK) != TEX_TAG)
-        return NULL;
-    uint64_t i = (handle & ~TEX_TAG_MASK) - 1;
-    if (i >= m->ntex || m->tex[i].channels == 0)
-        return NULL;
-    return &m->tex[i];
+    return table_slot(m, handle, false);
+}
+
+int ptx_mem_surf_destroy(struct ptx_mem *m, uint64_t handle)
+{
+    struct ptx_tex_desc *t = table_slot(m, handle, true);
+    if (!t)
+        return -1;
+    memset(t, 0, sizeof *t);
+    return 0;
+}
+
+const struct ptx_tex_desc *ptx_mem_surf_get(const struct ptx_mem *m, uint64_t handle)
+{
+    return table_slot(m, handle, true);
 }
 
 int ptx_mem_tex_destroy(struct ptx_mem *m, uint64_t handle)

@@ -60,7 +60,7 @@ struct ptx_tex_desc {
     uint8_t format;         /* enum ptx_tex_format */
     uint8_t channels;       /* 1, 2 or 4 */
     uint8_t bits;           /* bits per channel: 8, 16 or 32 (float: 16 or 32) */
-    uint8_t pad_;
+    uint8_t surface;        /* 1: a surface object (suld/sust), 0: a texture object */
     uint64_t width, height; /* elements; height 1 for 1D */
     uint64_t pitch;         /* bytes per row */
 };
@@ -125,6 +125,14 @@ int ptx_mem_tex_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t
                        size_t why_n);
 int ptx_mem_tex_destroy(struct ptx_mem *m, uint64_t handle);
 const struct ptx_tex_desc *ptx_mem_tex_get(const struct ptx_mem *m, uint64_t handle);
+
+/* Surface objects share the texture table (same descriptor and checks; the
+   format is irrelevant, suld.b/sust.b move raw bits) but carry their own
+   handle tag, so a texture handle is not a surface and vice versa. */
+int ptx_mem_surf_create(struct ptx_mem *m, const struct ptx_tex_desc *d, uint64_t *handle, char *why,
+                        size_t why_n);
+int ptx_mem_surf_destroy(struct ptx_mem *m, uint64_t handle);
+const struct ptx_tex_desc *ptx_mem_surf_get(const struct ptx_mem *m, uint64_t handle);
 
 /* Point-sample one texel: x, y already integer (the caller floors float
    coordinates); both clamped to the edge.  out[0..3] receives the channels as

@@ -18,7 +18,7 @@
  *   S src reg/imm/sreg/{vector} (st value, type)
  *   m mov/cvta source: also a symbol or function address or {vector}
  *   p predicate source (reg, `!reg`, or 0/1)
- *   a address   l label   h texture handle (reg or .texref)   c {coordinates}
+ *   a address   l label   h texture or surface handle (reg or .texref)   c {coordinates}
  */
 #include <stdio.h>
 #include <string.h>
@@ -106,7 +106,7 @@ static const uint32_t pp_allowed[PO_COUNT] = {
     [PO_CVT] = MC_RND | MC_RNDI | MC_FTZ | MC_SAT | MC_RELU, [PO_CVTA] = MC_TO | MC_SPACE,
     [PO_LD] = MC_MEM | MC_NC, [PO_LDU] = MC_MEM, [PO_ST] = MC_MEM, [PO_PREFETCH] = MC_SPACE | MC_HINT,
     [PO_ATOM] = MC_SPACE | MC_ATOM | MC_HINT, [PO_RED] = MC_SPACE | MC_ATOM | MC_HINT,
-    [PO_TEX] = MC_VEC, [PO_TLD4] = MC_VEC,
+    [PO_TEX] = MC_VEC, [PO_TLD4] = MC_VEC, [PO_SULD] = MC_VEC | MC_HINT, [PO_SUST] = MC_VEC | MC_HINT,
     [PO_BRA] = MC_UNI, [PO_CALL] = MC_UNI, [PO_RET] = MC_UNI,
     [PO_BAR] = MC_ALIGNED, [PO_BARRIER] = MC_ALIGNED, /* .sync is a barrier form, see pp_mod_special */
     [PO_FENCE] = MC_HINT, [PO_SHFL] = MC_SYNC, [PO_VOTE] = MC_SYNC, [PO_MATCH] = MC_SYNC,
@@ -161,6 +161,7 @@ static int pp_mod_special(struct ptx_insn *in, struct pp_modstate *st, const cha
     static const char *const vote[] = {"all", "any", "uni", "ballot", NULL};
     static const char *const geom[] = {"1d", "2d", "3d", "a1d", "a2d", NULL};
     static const char *const comp[] = {"r", "g", "b", "a", NULL};
+    static const char *const sclamp[] = {"trap", "clamp", "zero", NULL};
     static const char *const fence[] = {"proxy", "alias", "async", "tensormap", "generic", NULL};
     int k;
     switch (in->op) {
@@ -213,6 +214,19 @@ static int pp_mod_special(struct ptx_insn *in, struct pp_modstate *st, const cha
         /* tld4 gathers one component r/g/b/a: kept in boolop (0..3) */
         if (in->op == PO_TLD4 && (k = pp_word(s, n, comp)) >= 0) {
             in->boolop = (uint8_t)k;
+            return 1;
+        }
+        return 0;
+    case PO_SULD: case PO_SUST:
+        /* suld.b / sust.b: unformatted (raw bits) access; .p (formatted) is not supported */
+        if (pp_is(s, n, "b"))
+            return 1;
+        if ((k = pp_word(s, n, geom)) >= 0) {
+            in->subop = (uint8_t)(PTG_1D + k);
+            return 1;
+        }
+        if ((k = pp_word(s, n, sclamp)) >= 0) {
+            in->boolop = (uint8_t)(PSC_TRAP + k);
             return 1;
         }
         return 0;
@@ -325,7 +339,7 @@ static int pp_decode_mods(struct pp *p, const struct ptx_tok *opt, uint32_t blen
     if (op == PO_SET && st.ntypes != 2)
         return pp_err(p, opt, "'%.*s' needs a destination and a compare type", (int)opt->len, opt->s);
     bool need_sub = op == PO_ATOM || op == PO_RED || op == PO_SHFL || op == PO_VOTE || op == PO_TESTP ||
-                    op == PO_MATCH || op == PO_TEX || op == PO_TLD4;
+                    op == PO_MATCH || op == PO_TEX || op == PO_TLD4 || op == PO_SULD || op == PO_SUST;
     if (need_sub && !in->subop)
         return pp_err(p, opt, "missing operation in '%.*s'", (int)opt->len, opt->s);
     if ((op == PO_BAR || op == PO_BARRIER) && !st.bar_mode_set)
@@ -770,6 +784,10 @@ static const char *pp_shape(const struct ptx_insn *in, uint32_t n, char *buf)
         return "as";
     case PO_TEX: case PO_TLD4:
         return "Vhc";
+    case PO_SULD:
+        return "Dhc";
+    case PO_SUST:
+        return "hcS";
     case PO_BRA:
         return "l";
     case PO_RET: case PO_EXIT: case PO_TRAP: case PO_MEMBAR: case PO_FENCE:
@@ -812,7 +830,7 @@ static const char *pp_kind_desc(char c)
     case 'p': return "a predicate or immediate";
     case 'a': return "an address";
     case 'l': return "a label";
-    case 'h': return "a texture handle";
+    case 'h': return "a texture or surface handle";
     default: return "a register or immediate";
     }
 }
@@ -909,6 +927,13 @@ static int pp_check_shape(struct pp *p, const struct ptx_tok *opt, struct ptx_in
                               in->vec > 1 ? (in->vec == 2 ? "a 2-element vector" : "a 4-element vector")
                                           : "a scalar");
         }
+        /* suld/sust: a scalar or a vector of as many elements as .v2/.v4 says ({%r1} is one) */
+        if ((op == PO_SULD || op == PO_SUST) && (c == 'D' || c == 'S')) {
+            unsigned ne = o->kind == POK_VEC ? o->nvec : 1u;
+            if (ne != in->vec)
+                return pp_err(p, ops[i].tok, "operand %u of '%.*s' must have %u element%s", i + 1,
+                              (int)opt->len, opt->s, in->vec, in->vec == 1 ? "" : "s");
+        }
         if (c == 'V' && in->vec > 1 && o->nvec != in->vec)
             return pp_err(p, ops[i].tok, "operand %u of '%.*s' must be a %u-element vector", i + 1,
                           (int)opt->len, opt->s, in->vec);
@@ -977,6 +1002,10 @@ static uint8_t pp_iclass(const struct ptx_insn *in)
         return in->space == PS_SHARED ? PIC_ATOM_SHARED : PIC_ATOM_GLOBAL;
     case PO_TEX: case PO_TLD4:
         return PIC_TEX;
+    case PO_SULD:   /* surfaces: per-lane global addresses, timed like ld/st.global */
+        return PIC_LD_GLOBAL;
+    case PO_SUST:
+        return PIC_ST_GLOBAL;
     case PO_BRA:
         return PIC_BRANCH;
     case PO_CALL:

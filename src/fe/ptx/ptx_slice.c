@@ -217,7 +217,7 @@ static int insn_writes(const struct ptx_func *f, const struct ptx_insn *in, int3
         return 1;
     switch (in->op) {
     case PO_ST: case PO_RED: case PO_BRA: case PO_MEMBAR: case PO_FENCE: case PO_RET: case PO_EXIT:
-    case PO_TRAP: case PO_PREFETCH: case PO_NANOSLEEP: case PO_PMEVENT:
+    case PO_TRAP: case PO_PREFETCH: case PO_NANOSLEEP: case PO_PMEVENT: case PO_SUST:
         return 0;
     case PO_BAR: case PO_BARRIER:
         if (in->subop != PBM_RED_POPC && in->subop != PBM_RED_AND && in->subop != PBM_RED_OR)
@@ -474,6 +474,8 @@ static int slot_of_def(struct sb *b, uint32_t d, unsigned which)
         if (st.param_len == 0)
             st.param_len = 1;
         tag = bits == 64 ? p : -1;
+    } else if (in->op == PO_SULD) {
+        rc = sb_fail(b, PTX_SLICE_MEMORY, "value loaded from a surface by %s (line %u)", "suld", in->line);
     } else if (in->op == PO_LD || in->op == PO_LDU || in->op == PO_ATOM || in->op == PO_TEX) {
         char what[48];
         snprintf(what, sizeof what, "%s.%s", opn,
