@@ -14,12 +14,13 @@
 option(WARPSIM_FUZZ "Build the libFuzzer harnesses fuzz_<target> (needs clang)" OFF)
 
 set(WS_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
-set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model fatbin)
+set(WS_FUZZ_TARGETS ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model pdp_bubble fatbin)
 set(WS_FUZZ_EXTRA_ptx_exec ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
 set(WS_FUZZ_EXTRA_ptx_timing ${WS_FUZZ_DIR}/fuzz_ptx_run.c)
 # libraries a harness needs besides warpsim_workloads and warpsim_lib
 set(WS_FUZZ_LIBS_pdp_dataset warpsim_pdp)
 set(WS_FUZZ_LIBS_pdp_model warpsim_pdp)
+set(WS_FUZZ_LIBS_pdp_bubble warpsim_pdp)
 # the fatbinary parser (src/cudart/fatbin.c, libzstd and liblz4) needs no simulator library; warpsim_fatbin is
 # defined after this file is included (CMakeLists.txt), so it is instrumented at the end of the directory
 set(WS_FUZZ_LIBS_fatbin warpsim_fatbin)

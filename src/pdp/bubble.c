@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
 #include "cpu/trace.h"
 
 int pdp_bubble_add(struct pdp_bubble_table *t, const char *app, int dma, unsigned cores, double footprint,
@@ -33,51 +34,122 @@ int pdp_bubble_write(const struct pdp_bubble_table *t, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-int pdp_bubble_load(struct pdp_bubble_table *t, const char *path, char *msg, size_t n)
+int pdp_bubble_parse(struct pdp_bubble_table *t, const char *text, size_t len, const char *name, char *msg,
+                     size_t n)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(msg, n, "%s: cannot open the slowdown table", path);
-        return -1;
-    }
-    char line[512];
+    if (n)
+        msg[0] = '\0';
+    const char *p = text, *end = text + len;
     unsigned ln = 0;
-    int header = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
+    int header = 0;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = (size_t)((eol ? eol : end) - p);
         ln++;
-        line[strcspn(line, "\r\n")] = '\0';
+        char line[512];
+        if (ll >= sizeof line) {
+            snprintf(msg, n, "%s:%u: error: line longer than %zu characters", name, ln, sizeof line - 1);
+            return -1;
+        }
+        const char *nul = memchr(p, '\0', ll);
+        if (nul) {
+            snprintf(msg, n, "%s:%u:%zu: error: NUL byte in the table", name, ln, (size_t)(nul - p) + 1);
+            return -1;
+        }
+        memcpy(line, p, ll);
+        line[ll] = '\0';
+        p = eol ? eol + 1 : end;
+        line[strcspn(line, "\r")] = '\0';
         if (!line[0] || line[0] == '#')
             continue;
         if (!header) {
             if (strcmp(line, "app,kind,cores,footprint,slowdown") != 0) {
-                snprintf(msg, n, "%s:%u: error: expected the header app,kind,cores,footprint,slowdown", path, ln);
-                rc = -1;
-                break;
+                snprintf(msg, n, "%s:%u:1: error: expected the header app,kind,cores,footprint,slowdown", name, ln);
+                return -1;
             }
             header = 1;
             continue;
         }
-        char app[64], kind[16];
-        unsigned cores;
-        double fp, sd;
-        char extra;
-        if (sscanf(line, "%63[^,],%15[^,],%u,%lf,%lf%c", app, kind, &cores, &fp, &sd, &extra) != 5 ||
-            (strcmp(kind, "cpu") != 0 && strcmp(kind, "dma") != 0) ||
-            pdp_bubble_add(t, app, kind[0] == 'd', cores, fp, sd) != 0) {
-            snprintf(msg, n,
-                     "%s:%u: error: expected APP,cpu|dma,CORES,FOOTPRINT,SLOWDOWN (positive slowdown, at most %d "
-                     "rows)",
-                     path, ln, PDP_BUBBLE_MAX);
-            rc = -1;
-            break;
+        /* APP,cpu|dma,CORES,FOOTPRINT,SLOWDOWN: the column of the first field that is wrong */
+        const char *fld[5];
+        size_t flen[5];
+        unsigned nf = 0;
+        for (const char *q = line;; nf++) {
+            const char *c = strchr(q, ',');
+            if (nf < 5) {
+                fld[nf] = q;
+                flen[nf] = c ? (size_t)(c - q) : strlen(q);
+            }
+            if (!c)
+                break;
+            q = c + 1;
+        }
+        nf++;
+        static const char *const what[5] = {"an application name (no comma, under 48 characters)", "cpu or dma",
+                                            "a core count", "a footprint in bytes (a number >= 0)",
+                                            "a slowdown (a number > 0)"};
+        int bad = nf > 5 ? 5 : -1;
+        char app[64] = "", tmp[64];
+        unsigned long cores = 0;
+        double num[2] = {0, 0};
+        int dma = 0;
+        for (unsigned k = 0; k < 5 && bad < 0; k++) {
+            if (k >= nf || flen[k] == 0 || flen[k] >= sizeof tmp) {
+                bad = (int)k;
+                break;
+            }
+            memcpy(tmp, fld[k], flen[k]);
+            tmp[flen[k]] = '\0';
+            char *e = NULL;
+            if (k == 0) {
+                if (flen[k] >= sizeof t->e[0].app)
+                    bad = 0;
+                else
+                    memcpy(app, tmp, flen[k] + 1);
+            } else if (k == 1) {
+                if (strcmp(tmp, "cpu") != 0 && strcmp(tmp, "dma") != 0)
+                    bad = 1;
+                dma = tmp[0] == 'd';
+            } else if (k == 2) {
+                cores = strtoul(tmp, &e, 10);
+                if (*e || tmp[0] == '-' || cores > 4096 || (!dma && cores == 0))
+                    bad = 2;
+            } else {
+                num[k - 3] = strtod(tmp, &e);
+                if (*e || !isfinite(num[k - 3]) || (k == 3 ? !(num[0] >= 0) : !(num[1] > 0)))
+                    bad = (int)k;
+            }
+        }
+        if (bad >= 0 || pdp_bubble_add(t, app, dma, (unsigned)cores, num[0], num[1]) != 0) {
+            size_t col = bad < 0 ? 1 : bad < 5 && (unsigned)bad < nf ? (size_t)(fld[bad] - line) + 1 : strlen(line) + 1;
+            if (bad == 5)
+                snprintf(msg, n, "%s:%u:%zu: error: more than 5 fields (APP,cpu|dma,CORES,FOOTPRINT,SLOWDOWN)",
+                         name, ln, (size_t)(fld[4] - line) + flen[4] + 1);
+            else if (bad >= 0)
+                snprintf(msg, n, "%s:%u:%zu: error: expected %s (row APP,cpu|dma,CORES,FOOTPRINT,SLOWDOWN)", name,
+                         ln, col, what[bad]);
+            else
+                snprintf(msg, n, "%s:%u:1: error: more than %d rows", name, ln, PDP_BUBBLE_MAX);
+            return -1;
         }
     }
-    if (rc == 0 && !header) {
-        snprintf(msg, n, "%s: error: empty slowdown table", path);
-        rc = -1;
+    if (!header) {
+        snprintf(msg, n, "%s: error: empty slowdown table", name);
+        return -1;
     }
-    fclose(f);
+    return 0;
+}
+
+int pdp_bubble_load(struct pdp_bubble_table *t, const char *path, char *msg, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    size_t len = 0;
+    char *text = file_read_all(path, FILE_LIMIT_INPUT, &len, NULL, msg, n);
+    if (!text)
+        return -1;
+    int rc = pdp_bubble_parse(t, text, len, path, msg, n);
+    free(text);
     return rc;
 }
 

@@ -45,8 +45,11 @@ struct pdp_bubble_table {
 int pdp_bubble_add(struct pdp_bubble_table *t, const char *app, int dma, unsigned cores, double footprint,
                    double slowdown);
 int pdp_bubble_write(const struct pdp_bubble_table *t, FILE *f);
-/* 0, or -1 with "PATH:LINE: error: ..." in msg. */
+/* 0, or -1 with "PATH:LINE:COL: error: ..." (or the reason the file cannot be read) in msg. */
 int pdp_bubble_load(struct pdp_bubble_table *t, const char *path, char *msg, size_t n);
+/* The same from text[0..len) (need not be NUL-terminated); name is the file named in messages. */
+int pdp_bubble_parse(struct pdp_bubble_table *t, const char *text, size_t len, const char *name, char *msg,
+                     size_t n);
 /* 1 when the table has entries for app. */
 int pdp_bubble_has(const struct pdp_bubble_table *t, const char *app);
 /* The application's slowdown with the kernel on the CPU (cores, working set bytes per core); NaN

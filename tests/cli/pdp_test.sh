@@ -250,6 +250,6 @@ PY
 printf 'app,kind,cores,footprint,slowdown\nmcf,cpu,3,1000,-1\n' >"$T/badb.csv"
 "$W" pdp schedule --model "$T/col.model" --workload vecadd --threads 1 --bytes 1 --bubble "$T/badb.csv" \
     --corun-app mcf >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad table: exit not 2"
-grep -q "badb.csv:2: error" "$T/e.txt" || fail "bad table: no FILE:LINE: $(cat "$T/e.txt")"
+grep -q "badb.csv:2:16: error: expected a slowdown" "$T/e.txt" || fail "bad table: no FILE:LINE:COL: $(cat "$T/e.txt")"
 
 echo "pdp_test: ok"

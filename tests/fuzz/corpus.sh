@@ -12,6 +12,7 @@
 #               a truncated one, an empty one
 #   pdp_dataset a few small HeteroPDP training CSVs written here
 #   pdp_model   models/*.model (HeteroPDP's published model)
+#   pdp_bubble  two small Bubble-up slowdown tables written here
 #   fatbin      tests/cudart/*.fatbin (nvcc's .nv_fatbin sections: plain, zstd, LZ4, SASS-only,
 #               multi-architecture), two of them laid end to end with padding between, a truncated one
 #
@@ -28,7 +29,7 @@ root=$(cd "$here/../.." && pwd)
 dest=$1
 # HeteroPDP's feature names (src/pdp/features.h), in column order
 pdp_feats=$(sed -n 's/^ *X([A-Z_]*, *"\([a-z_0-9]*\)".*/\1/p' "$root/src/pdp/features.h")
-targets="ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model fatbin"
+targets="ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model pdp_bubble fatbin"
 for t in $targets; do
     mkdir -p "$dest/$t"
 done
@@ -111,6 +112,11 @@ for f in "$root"/models/*.model; do
     [ -f "$f" ] || continue
     cp "$f" "$dest/pdp_model/wl-$(basename "$f")"
 done
+# Bubble-up slowdown tables (src/pdp/bubble.h)
+printf 'app,kind,cores,footprint,slowdown\nmcf,cpu,1,65536,1.02\nmcf,cpu,3,8388608,1.41\nmcf,dma,1,0,1.13\n' \
+    > "$dest/pdp_bubble/gen-mcf.csv"
+printf '# measured\r\n\r\napp,kind,cores,footprint,slowdown\r\nlbm,cpu,2,1e6,1.5\r\nlbm,dma,1,0,1e-3\r\n' \
+    > "$dest/pdp_bubble/gen-crlf.csv"
 
 # ---- CUDA fatbinaries (src/cudart/fatbin.h) ------------------------------------------------
 for f in "$root"/tests/cudart/*.fatbin; do

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$1
 secs=$2
 shift 2
-targets=${*:-ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model fatbin}
+targets=${*:-ptx_load ptx_exec ptx_timing config graph trace pdp_dataset pdp_model pdp_bubble fatbin}
 
 max_len() {   # inputs the mutator may grow to (the harnesses ignore anything over 64 KiB)
     case $1 in

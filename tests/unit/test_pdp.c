@@ -926,7 +926,7 @@ TEST(bubble_lookup_interpolates_and_clamps)
     fprintf(f, "# a comment\napp,kind,cores,footprint,slowdown\nmcf,cpu,3,65536,1.1\nmcf,gpu,3,65536,1.1\n");
     fclose(f);
     CHECK(pdp_bubble_load(&u, path, msg, sizeof msg) != 0);
-    CHECK(strstr(msg, ":4: error") != NULL);
+    CHECK(strstr(msg, ":4:5: error: expected cpu or dma") != NULL);
     remove(path);
 }
 
