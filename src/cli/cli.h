@@ -159,5 +159,10 @@ void cli_hetero_json(struct json *j, const struct hetero_metrics *m);
 /* Only the CPU cores of the machine x describes (no workload, no kernel): warm-up and quota; core `core`'s
    result in *out.  0, or -1 with x->error. */
 int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *out);
+/* The chip of config c with only its CPU cores running: apps (a core each, "-" idle) measured over
+   quota instructions each from the start (-warpsim_cpu_quota, -warpsim_cpu_warmup 0), run to the end.
+   The context (read ws_gpu(ctx), then wsDestroy), or NULL with err; `who` names the caller in c. */
+struct cfg;
+ws_ctx *cli_chip_cpu_run(struct cfg *c, const char *apps, uint64_t quota, const char *who, char *err, size_t en);
 
 #endif

@@ -1,5 +1,6 @@
 /* cli_common.c - helpers shared by the subcommands. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -251,6 +252,35 @@ ws_status cli_exec_workload(struct wl_exec *x)
     if (x->status == WS_SUCCESS && x->result.verified)
         cli_remember_warp_insns(x, x->stats.warp_insns);
     return x->status;
+}
+
+ws_ctx *cli_chip_cpu_run(struct cfg *c, const char *apps, uint64_t quota, const char *who, char *err, size_t en)
+{
+    char q[32];
+    snprintf(q, sizeof q, "%" PRIu64, quota);
+    if (cfg_set(c, "warpsim_cpu_apps", apps, who) != 0 || cfg_set(c, "warpsim_cpu_warmup", "0", who) != 0 ||
+        cfg_set(c, "warpsim_cpu_quota", q, who) != 0) {
+        snprintf(err, en, "out of host memory");
+        return NULL;
+    }
+    ws_ctx *ctx = NULL;
+    ws_ctx_opts co = {0};
+    co.mode = WS_MODE_TIMING;
+    if (ws_create_ex(&ctx, &co, err, en) != WS_SUCCESS) {
+        if (ctx)
+            wsDestroy(ctx);
+        return NULL;
+    }
+    if (ws_set_timing_config(ctx, c, 0, stderr) != WS_SUCCESS) {
+        snprintf(err, en, "%s", wsGetErrorMessage(ctx));
+        wsDestroy(ctx);
+        return NULL;
+    }
+    if (gpu_cpu_finish(ws_gpu(ctx), err, en) != 0) {
+        wsDestroy(ctx);
+        return NULL;
+    }
+    return ctx;
 }
 
 int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *out)

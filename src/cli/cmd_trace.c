@@ -468,28 +468,10 @@ static int run_on_chip(const char *spec, char path[][1024], const uint64_t *len,
     }
     for (unsigned i = 0; rc == 0 && i < chip_n; i++)
         pos += (size_t)snprintf(apps + pos, cap - pos, "%s%s", i ? "," : "", i < n && len[i] ? path[i] : "-");
-    char q[32];
-    snprintf(q, sizeof q, "%" PRIu64, quota);
-    if (rc == 0 && (cfg_set(&c, "warpsim_cpu_apps", apps, "trace from-kernel") != 0 ||
-                    cfg_set(&c, "warpsim_cpu_warmup", "0", "trace from-kernel") != 0 ||
-                    cfg_set(&c, "warpsim_cpu_quota", q, "trace from-kernel") != 0)) {
-        snprintf(err, en, "out of host memory");
+    ws_ctx *ctx = rc == 0 ? cli_chip_cpu_run(&c, apps, quota, "trace from-kernel", err, en) : NULL;
+    if (!ctx)
         rc = -1;
-    }
-    ws_ctx *ctx = NULL;
-    if (rc == 0) {
-        ws_ctx_opts co = {0};
-        co.mode = WS_MODE_TIMING;
-        if (ws_create_ex(&ctx, &co, err, en) != WS_SUCCESS)
-            rc = -1;
-    }
-    if (rc == 0 && ws_set_timing_config(ctx, &c, 0, stderr) != WS_SUCCESS) {
-        snprintf(err, en, "%s", wsGetErrorMessage(ctx));
-        rc = -1;
-    }
     struct gpu *g = rc == 0 ? ws_gpu(ctx) : NULL;
-    if (rc == 0 && gpu_cpu_finish(g, err, en) != 0)
-        rc = -1;
     *cycles = 0;
     memset(cr, 0, sizeof *cr * n);
     for (unsigned i = 0; rc == 0 && i < n; i++) {

@@ -325,17 +325,28 @@ static int run_trace_job(const struct pc_opts *o, const struct job *jb, FILE *ou
     if (kt_files_close(files, rc ? NULL : err, en) != 0)
         rc = -1;
     if (rc == 0) {
-        fprintf(out, "{\"status\": \"ok\", \"workload\": \"%s\", \"size\": \"%s\", \"cores\": %u, \"simd\": %u,\n",
-                wl->name, jb->size, jb->cores, PC_SIMD);
-        fprintf(out, " \"threads\": %" PRIu64 ", \"mem_bytes\": %" PRIu64 ", \"in_bytes\": %zu, \"out_bytes\": %zu",
-                t.st.threads, t.st.mem_bytes, ts.rd.n * KT_LINE, ts.wr.n * KT_LINE);
+        struct json j;
+        json_begin(&j, out);
+        json_str(&j, "status", "ok");
+        json_str(&j, "workload", wl->name);
+        json_str(&j, "size", jb->size);
+        json_u64(&j, "cores", jb->cores);
+        json_u64(&j, "simd", PC_SIMD);
+        json_u64(&j, "threads", t.st.threads);
+        json_u64(&j, "mem_bytes", t.st.mem_bytes);
+        json_u64(&j, "in_bytes", (uint64_t)(ts.rd.n * KT_LINE));
+        json_u64(&j, "out_bytes", (uint64_t)(ts.wr.n * KT_LINE));
         uint64_t mx = 0, tot = 0;
         for (unsigned i = 0; i < jb->cores; i++) {
-            fprintf(out, ", \"rec%u\": %" PRIu64, i, t.st.records[i]);
+            char k[24];
+            pc_fmt(k, sizeof k, "rec%u", i);
+            json_u64(&j, k, t.st.records[i]);
             mx = t.st.records[i] > mx ? t.st.records[i] : mx;
             tot += t.st.records[i];
         }
-        fprintf(out, ", \"max_records\": %" PRIu64 ", \"records\": %" PRIu64 "}\n", mx, tot);
+        json_u64(&j, "max_records", mx);
+        json_u64(&j, "records", tot);
+        json_end(&j);
     }
     kt_tracer_free(&t);
     free(ts.rd.v);
@@ -356,44 +367,36 @@ static int run_host_job(const struct job *jb, FILE *out, char *err, size_t en)
     struct cfg c;
     cfg_init(&c, a);
     int rc = cli_config_load(&c, PC_HOST_CONFIG, err, en);
-    char apps[(PC_HOST_CORES + 1) * 520] = "", q[32];
+    char apps[(PC_HOST_CORES + 1) * 520] = "";
     size_t pos = 0;
     for (unsigned i = 0; i <= PC_HOST_CORES; i++)
     {
         pc_fmt(apps + pos, sizeof apps - pos, "%s%s", i ? "," : "", jb->app[i]);
         pos += strlen(apps + pos);
     }
-    pc_fmt(q, sizeof q, "%" PRIu64, jb->quota);
-    if (rc == 0 && (cfg_set(&c, "warpsim_cpu_apps", apps, "pdp collect") != 0 ||
-                    cfg_set(&c, "warpsim_cpu_warmup", "0", "pdp collect") != 0 ||
-                    cfg_set(&c, "warpsim_cpu_quota", q, "pdp collect") != 0)) {
-        pc_fmt(err, en, "out of host memory");
+    ws_ctx *ctx = rc == 0 ? cli_chip_cpu_run(&c, apps, jb->quota, "pdp collect", err, en) : NULL;
+    if (!ctx)
         rc = -1;
-    }
-    ws_ctx *ctx = NULL;
-    if (rc == 0) {
-        ws_ctx_opts co = {0};
-        co.mode = WS_MODE_TIMING;
-        if (ws_create_ex(&ctx, &co, err, en) != WS_SUCCESS)
-            rc = -1;
-    }
-    if (rc == 0 && ws_set_timing_config(ctx, &c, 0, stderr) != WS_SUCCESS) {
-        pc_fmt(err, en, "%s", wsGetErrorMessage(ctx));
-        rc = -1;
-    }
     struct gpu *g = rc == 0 ? ws_gpu(ctx) : NULL;
-    if (rc == 0 && gpu_cpu_finish(g, err, en) != 0)
-        rc = -1;
     if (rc == 0) {
         const struct gpu_config *gc = gpu_config(g);
-        fprintf(out, "{\"status\": \"ok\", \"quota\": %" PRIu64 ", \"cpu_mhz\": %.17g", jb->quota, gc->cpu_clock_mhz);
+        struct json j;
+        json_begin(&j, out);
+        json_str(&j, "status", "ok");
+        json_u64(&j, "quota", jb->quota);
+        json_dbl(&j, "cpu_mhz", gc->cpu_clock_mhz);
         uint64_t maxc = 0;
         for (unsigned i = 0; i <= PC_HOST_CORES; i++) {
             struct gpu_cpu_result r;
             if (!gpu_cpu_result(g, i, &r))
                 continue;
-            fprintf(out, ",\n \"insns%u\": %" PRIu64 ", \"cycles%u\": %" PRIu64 ", \"ipc%u\": %.17g", i, r.insns, i,
-                    r.cycles, i, r.ipc);
+            char k[3][24];
+            pc_fmt(k[0], sizeof k[0], "insns%u", i);
+            pc_fmt(k[1], sizeof k[1], "cycles%u", i);
+            pc_fmt(k[2], sizeof k[2], "ipc%u", i);
+            json_u64(&j, k[0], r.insns);
+            json_u64(&j, k[1], r.cycles);
+            json_dbl(&j, k[2], r.ipc);
             maxc = r.cycles > maxc ? r.cycles : maxc;
         }
         const struct stats *s = gpu_stats(g);
@@ -401,9 +404,11 @@ static int run_host_job(const struct job *jb, FILE *out, char *err, size_t en)
         uint64_t busy = stats_sum(s, "", ".data_busy_cycles");
         double secs = (double)maxc / (gc->cpu_clock_mhz * 1e6);
         double dram_cycles = secs * 1e12 / (double)gc->ps_dram;
-        fprintf(out, ",\n \"seconds\": %.17g, \"llc_misses\": %" PRIu64 ", \"dram_busy\": %" PRIu64
-                     ", \"dram_util\": %.17g}\n",
-                secs, miss, busy, dram_cycles > 0 ? (double)busy / (dram_cycles * (double)gc->n_mem) : 0.0);
+        json_dbl(&j, "seconds", secs);
+        json_u64(&j, "llc_misses", miss);
+        json_u64(&j, "dram_busy", busy);
+        json_dbl(&j, "dram_util", dram_cycles > 0 ? (double)busy / (dram_cycles * (double)gc->n_mem) : 0.0);
+        json_end(&j);
     }
     if (ctx)
         wsDestroy(ctx);
