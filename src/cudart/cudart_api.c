@@ -305,7 +305,12 @@ struct rt_array {
     size_t esize, pitch;             /* bytes per element, per row */
     unsigned flags;
     ws_devptr base;
+    struct rt_array *prev, *next;    /* the live arrays: the runtime owns them until cudaFreeArray */
 };
+
+/* Arrays not freed yet (a program may exit without cudaFreeArray, as it may without cudaFree: the
+   runtime keeps them, as it keeps the device's memory, until exit). */
+static struct rt_array *live_arrays;
 
 static struct rt_array *array_of(const void *a)
 {
@@ -355,6 +360,10 @@ CUDART_API cudaError_t cudaMallocArray(void **array, const struct cudart_channel
     a->esize = esize;
     a->pitch = pitch;
     a->flags = flags;
+    a->next = live_arrays;
+    if (live_arrays)
+        live_arrays->prev = a;
+    live_arrays = a;
     *array = a;
     return cudaSuccess;
 }
@@ -369,6 +378,12 @@ CUDART_API cudaError_t cudaFreeArray(void *array)
     NEED_CTX(ctx);
     cudaError_t e = ws_call(ctx, "cudaFreeArray", wsFree(ctx, a->base));
     a->magic = 0;
+    if (a->prev)
+        a->prev->next = a->next;
+    else
+        live_arrays = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
     free(a);
     return e;
 }

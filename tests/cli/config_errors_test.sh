@@ -16,7 +16,7 @@ expect() {
         ok
     fi
 }
-run() { "$W" run vecadd --size tiny "$@"; }
+run() { "$W" run vecadd --size tiny -q "$@"; }   # -q: stderr is checked, no progress line
 
 # ---- sizes in the machine: cache strings, the implied host memory ----
 expect 2 "--set: error: -gpgpu_cache:dl1: MSHR entries: expected an integer in [1, 65536], got 4000000000 (at" \
