@@ -144,11 +144,11 @@ expect_rc 3 "out-of-bounds kernel" "$W" run vecadd --size tiny --functional --pt
 grep -q "Invalid __global__ read of size 4 bytes" "$tmp/err" && ok || bad "memory checker report: $(head -5 "$tmp/err")"
 grep -q "in block (" "$tmp/err" && ok || bad "memory checker names the CTA"
 # the same in timing mode: the executor's fault stops the simulated GPU with the same report
-expect_rc 3 "out-of-bounds kernel (timing)" "$W" run vecadd --size tiny --ptx "$tmp/v.ptx"
+expect_rc 3 "out-of-bounds kernel (timing)" "$W" run vecadd --size tiny -q --ptx "$tmp/v.ptx"
 grep -q "Invalid __global__ read of size 4 bytes" "$tmp/err" && ok || bad "timing memory checker report: $(head -5 "$tmp/err")"
 # with several threads the same fault is reported, and the statistics up to it are the same
 grep -v seconds "$tmp/err" >"$tmp/err1"
-expect_rc 3 "out-of-bounds kernel (timing, 3 threads)" "$W" run vecadd --size tiny --ptx "$tmp/v.ptx" --threads 3
+expect_rc 3 "out-of-bounds kernel (timing, 3 threads)" "$W" run vecadd --size tiny -q --ptx "$tmp/v.ptx" --threads 3
 grep -v seconds "$tmp/err" >"$tmp/err3"
 cmp -s "$tmp/err1" "$tmp/err3" && ok || bad "the fault report with 3 threads differs: $(diff "$tmp/err1" "$tmp/err3" | head -5)"
 expect_rc 2 "--threads out of range" "$W" run vecadd --size tiny --threads 300
