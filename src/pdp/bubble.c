@@ -12,7 +12,8 @@ int pdp_bubble_add(struct pdp_bubble_table *t, const char *app, int dma, unsigne
                    double slowdown)
 {
     if (t->n >= PDP_BUBBLE_MAX || !app || !app[0] || strlen(app) >= sizeof t->e[0].app || strchr(app, ',') ||
-        !(slowdown > 0) || !isfinite(slowdown) || !(footprint >= 0) || !isfinite(footprint) || (!dma && !cores))
+        !(slowdown > 0) || !(slowdown <= PDP_BUBBLE_MAX_SLOWDOWN) || !(footprint >= 0) || !isfinite(footprint) ||
+        (!dma && !cores))
         return -1;
     struct pdp_bubble_entry *e = &t->e[t->n++];
     memset(e, 0, sizeof *e);
@@ -88,7 +89,7 @@ int pdp_bubble_parse(struct pdp_bubble_table *t, const char *text, size_t len, c
         nf++;
         static const char *const what[5] = {"an application name (no comma, under 48 characters)", "cpu or dma",
                                             "a core count", "a footprint in bytes (a number >= 0)",
-                                            "a slowdown (a number > 0)"};
+                                            "a slowdown (a number > 0 and at most 1e6)"};
         int bad = nf > 5 ? 5 : -1;
         char app[64] = "", tmp[64];
         unsigned long cores = 0;
@@ -117,7 +118,8 @@ int pdp_bubble_parse(struct pdp_bubble_table *t, const char *text, size_t len, c
                     bad = 2;
             } else {
                 num[k - 3] = strtod(tmp, &e);
-                if (*e || !isfinite(num[k - 3]) || (k == 3 ? !(num[0] >= 0) : !(num[1] > 0)))
+                if (*e || !isfinite(num[k - 3]) ||
+                    (k == 3 ? !(num[0] >= 0) : !(num[1] > 0 && num[1] <= PDP_BUBBLE_MAX_SLOWDOWN)))
                     bad = (int)k;
             }
         }

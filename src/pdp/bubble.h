@@ -27,6 +27,8 @@
 #include <stdio.h>
 
 #define PDP_BUBBLE_MAX 512
+/* A slowdown above this is not a measurement (and would overflow the interpolation between entries) */
+#define PDP_BUBBLE_MAX_SLOWDOWN 1e6
 
 struct pdp_bubble_entry {
     char app[48];

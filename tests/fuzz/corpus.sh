@@ -172,6 +172,10 @@ cp "$dest/ptx_load.dict" "$dest/ptx_timing.dict"
         'term threads 1 ' 'stat rows ' | dict_words
     printf '%s\n' '"\x0A"' '" "' '"#"' '"1e308"' '"4294967296"'
 } > "$dest/pdp_model.dict"
+{
+    printf '%s\n' app kind cores footprint slowdown cpu dma 'app,kind,cores,footprint,slowdown' | dict_words
+    printf '%s\n' '","' '"\x0A"' '"\x0D\x0A"' '"#"' '"1e308"' '"-1"' '"4294967296"' '"nan"' '"inf"'
+} > "$dest/pdp_bubble.dict"
 # dictionary: the container and wrapper magic numbers, entry kinds and flags (zstd, LZ4), architectures,
 # the zstd frame magic, sizes near the limits
 printf '%s\n' '"\x50\xed\x55\xba"' '"\xb1\x43\x62\x46"' '"\x01\x00\x10\x00"' '"\x01\x00\x01\x01"' \

@@ -4,7 +4,7 @@
  *
  * The whole input is a table file (not NUL-terminated, so a read past its end is a finding).  A rejected
  * file must give a terminated message naming "fuzz.csv".  An accepted one must keep the reader's promises:
- * at most PDP_BUBBLE_MAX entries, each with a non-empty name without a comma, a positive finite slowdown,
+ * at most PDP_BUBBLE_MAX entries, each with a non-empty name without a comma, a slowdown in (0, 1e6],
  * a finite non-negative footprint; lookups for every application return NaN or a positive number.  The
  * table is written and read again: the same entries (numbers bit-identical).  Inputs over 64 KiB are
  * ignored.
@@ -35,7 +35,8 @@ static void fz_check(const struct pdp_bubble_table *t)
         const struct pdp_bubble_entry *e = &t->e[i];
         if (!e->app[0] || strchr(e->app, ',') || !memchr(e->app, '\0', sizeof e->app))
             fz_fail("an entry's application name is empty, has a comma or is not terminated");
-        if (!(e->slowdown > 0) || !isfinite(e->slowdown) || !(e->footprint >= 0) || !isfinite(e->footprint))
+        if (!(e->slowdown > 0) || !(e->slowdown <= PDP_BUBBLE_MAX_SLOWDOWN) || !(e->footprint >= 0) ||
+            !isfinite(e->footprint))
             fz_fail("an entry's slowdown or footprint is out of range");
         double c = pdp_bubble_cpu(t, e->app, 1 + (unsigned)(i % 4), 65536.0 * (double)(i + 1));
         double g = pdp_bubble_gpu(t, e->app, 0.25, 1.0);
