@@ -343,7 +343,7 @@ static uint64_t cta_budget(const struct gpu *g)
 {
     if (!g->cfg.max_ctas)
         return UINT64_MAX;
-    uint64_t used = ctas_before(g) + ctas_dispatched_now(g);
+    uint64_t used = g->ctas_before_launch + ctas_dispatched_now(g);
     return g->cfg.max_ctas > used ? g->cfg.max_ctas - used : 0;
 }
 
@@ -1132,6 +1132,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i + 1 < g->nkernels; i++)
         run_insns_before += g->kernels[i].res.thread_insns;
     const uint64_t run_ctas_before = ctas_before(g);
+    g->ctas_before_launch = run_ctas_before;   /* summed once per launch, not per dispatch */
     bool stopped_at_limit = false;
     if (gpu_cm_kernel_start(g, kstart, msg, n) != 0) {   /* the first warp limits */
         grid->err = PTX_EXEC_CONFIG;
