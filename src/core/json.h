@@ -45,7 +45,8 @@ void json_raw_obj(struct json *j, const char *key, const char *body);
 /* 1 when text is one complete, well-formed JSON value (trailing white space allowed).  A result file
    cut short by a killed run fails this. */
 int jr_valid(const char *text);
-/* Start of the value at "a.b.c" (object members only), or NULL. */
+/* Start of the value at "a.b.c", or NULL; a segment of digits applied to an array selects that element
+   ("timing.kernels.0.gpu_sim_cycle"). */
 const char *jr_lookup(const char *text, const char *path);
 /* 0 and *out on success (null reads as NaN, 1e999 as infinity); -1 when absent or of another type. */
 int jr_number(const char *text, const char *path, double *out);

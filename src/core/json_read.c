@@ -149,6 +149,29 @@ const char *jr_lookup(const char *text, const char *path)
     while (*path) {
         const char *dot = strchr(path, '.');
         size_t len = dot ? (size_t)(dot - path) : strlen(path);
+        if (*p == '[') {   /* a segment of digits indexes an array ("timing.kernels.0.name") */
+            if (len == 0 || len > 9 || strspn(path, "0123456789") < len)
+                return NULL;
+            unsigned long idx = strtoul(path, NULL, 10);
+            p = jr_ws(p + 1);
+            for (unsigned long i = 0; i < idx; i++) {
+                if (*p == ']')
+                    return NULL;
+                p = jr_skip_value(p, 1);
+                if (!p)
+                    return NULL;
+                p = jr_ws(p);
+                if (*p != ',')
+                    return NULL;
+                p = jr_ws(p + 1);
+            }
+            if (*p == ']')
+                return NULL;
+            path += len;
+            if (*path == '.')
+                path++;
+            continue;
+        }
         if (*p != '{')
             return NULL;
         p = jr_ws(p + 1);

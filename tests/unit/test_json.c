@@ -118,4 +118,26 @@ TEST(json_reader_rejects_a_cut_document)
     free(t);
 }
 
+TEST(json_reader_indexes_arrays)
+{
+    const char *t = "{\"k\": [ {\"c\": 1, \"n\": \"a\"}, {\"c\": 2.5, \"x\": [7, [8, 9]]} ], \"v\": [3, 4]}";
+    double v = 0;
+    CHECK_EQ_INT(jr_number(t, "k.0.c", &v), 0);
+    CHECK(v == 1.0);
+    CHECK_EQ_INT(jr_number(t, "k.1.c", &v), 0);
+    CHECK(v == 2.5);
+    CHECK_EQ_INT(jr_number(t, "k.1.x.1.0", &v), 0);   /* nested arrays */
+    CHECK(v == 8.0);
+    CHECK_EQ_INT(jr_number(t, "v.1", &v), 0);
+    CHECK(v == 4.0);
+    CHECK_EQ_INT(jr_number(t, "k.2.c", &v), -1);      /* past the end */
+    CHECK_EQ_INT(jr_number(t, "v.2", &v), -1);
+    CHECK_EQ_INT(jr_number(t, "k.c", &v), -1);        /* a name on an array */
+    CHECK_EQ_INT(jr_number(t, "k.0x.c", &v), -1);     /* not all digits */
+    CHECK(jr_lookup(t, "v.1.z") == NULL);             /* a member of a number */
+    char buf[8];
+    CHECK_EQ_INT(jr_string(t, "k.0.n", buf, sizeof buf), 0);
+    CHECK(strcmp(buf, "a") == 0);
+}
+
 TEST_MAIN()
