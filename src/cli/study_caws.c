@@ -24,6 +24,48 @@ enum { CA_LRR = 0, CA_GTO, CA_TL, CA_BLK, CA_SM, CA_AVG, CA_GCAWS, CA_NP };
 static const char *const ca_policy[CA_NP] = {"lrr", "gto", "two_level", "caws_blk", "caws_sm", "caws_avg", "gcaws"};
 static const char *const ca_head[CA_NP] = {"LRR", "GTO", "2-Level", "CAWS-blk", "CAWS-SM", "CAWS-avg", "gCAWS"};
 
+/* 000 sec. 3.5 measures "only the first round of kernel execution": the launches from the first up to
+   the first repeat of a kernel name (BFS: one bfs_expand and one bfs_advance).  IPC over that window
+   from the run's per-launch statistics, the number of launches in it in *nk; NAN without a result. */
+static double ca_first_round_ipc(const struct st_opts *o, const struct sw_list *l, long idx, unsigned *nk)
+{
+    *nk = 0;
+    if (!st_m(l, idx))
+        return NAN;
+    char path[1200];
+    st_run_path(o, l, idx, ".json", path, sizeof path);
+    char *text = sw_read_file(path, NULL);
+    if (!text)
+        return NAN;
+    char seen[8][128];
+    double insns = 0, cycles = 0;
+    unsigned k = 0;
+    for (; k < 8; k++) {
+        char key[96], name[128];
+        double ins, cyc;
+        snprintf(key, sizeof key, "timing.kernels.%u.kernel_name", k);
+        if (jr_string(text, key, name, sizeof name) != 0)
+            break;
+        int again = 0;
+        for (unsigned i = 0; i < k; i++)
+            again |= strcmp(seen[i], name) == 0;
+        if (again)
+            break;
+        snprintf(key, sizeof key, "timing.kernels.%u.gpu_sim_insn", k);
+        int bad = jr_number(text, key, &ins) != 0;
+        snprintf(key, sizeof key, "timing.kernels.%u.gpu_sim_cycle", k);
+        bad |= jr_number(text, key, &cyc) != 0;
+        if (bad)
+            break;
+        snprintf(seen[k], sizeof seen[k], "%s", name);
+        insns += ins;
+        cycles += cyc;
+    }
+    free(text);
+    *nk = k;
+    return k && cycles > 0 ? insns / cycles : NAN;
+}
+
 int study_caws(const struct st_opts *o)
 {
     const char *cfg = o->config ? o->config : "gtx480";
@@ -81,8 +123,17 @@ int study_caws(const struct st_opts *o)
         return ph > 0 ? EXIT_OK : EXIT_SIM_ERROR;
     }
 
-    /* per-warp spreads and inversions */
-    double ipc[CA_NP][CA_MAXW], spread[CA_NP][CA_MAXW], inv[CA_NP][CA_MAXW];
+    /* per-warp spreads and inversions; IPC over the seed's window */
+    double ipc[CA_NP][CA_MAXW], spread[CA_NP][CA_MAXW], inv[CA_NP][CA_MAXW], win[CA_NP][CA_MAXW];
+    unsigned win_k[CA_MAXW];
+    for (size_t i = 0; i < nw; i++) {
+        double base = ca_first_round_ipc(o, &l, run[i][CA_LRR], &win_k[i]);
+        for (int p = 0; p < CA_NP; p++) {
+            unsigned k = 0;
+            double w = ca_first_round_ipc(o, &l, run[i][p], &k);
+            win[p][i] = k == win_k[i] ? w / base : NAN;
+        }
+    }
     for (size_t i = 0; i < nw; i++)
         for (int p = 0; p < CA_NP; p++) {
             ipc[p][i] = st_norm(&l, run[i][p], run[i][CA_LRR]);
@@ -101,14 +152,16 @@ int study_caws(const struct st_opts *o)
     char *text = NULL;
     size_t textlen = 0;
     FILE *f = open_memstream(&text, &textlen);
-    struct st_table *t = calloc(1, sizeof *t), *t2 = calloc(1, sizeof *t2), *t3 = calloc(1, sizeof *t3);
-    if (!f || !t || !t2 || !t3) {
+    struct st_table *t = calloc(1, sizeof *t), *t2 = calloc(1, sizeof *t2), *t3 = calloc(1, sizeof *t3),
+                    *t4 = calloc(1, sizeof *t4);
+    if (!f || !t || !t2 || !t3 || !t4) {
         if (f)
             fclose(f);
         free(text);
         free(t);
         free(t2);
         free(t3);
+        free(t4);
         sw_list_free(&l);
         return EXIT_SIM_ERROR;
     }
@@ -173,6 +226,24 @@ int study_caws(const struct st_opts *o)
         }
     }
     st_print(t, f);
+
+    /* the seed's window: the first round of kernel execution only */
+    st_table_init(t4, "\nNormalised IPC in 000's window, the first round of kernel execution (sec. 3.5: launches "
+                      "up to the first repeated kernel)");
+    st_col(t4, "workload");
+    unsigned c4k = st_col(t4, "launches"), c4[CA_NP];
+    for (int p = 0; p < CA_NP; p++)
+        c4[p] = st_col(t4, ca_head[p]);
+    for (size_t i = 0; i < nw; i++) {
+        unsigned r = st_row(t4, names[i]);
+        if (win_k[i])
+            st_setf(t4, r, c4k, "%u", win_k[i]);
+        else
+            st_setf(t4, r, c4k, "n/a");
+        for (int p = 0; p < CA_NP; p++)
+            st_cell(t4, r, c4[p], &l, run[i][p], win[p][i]);
+    }
+    st_print(t4, f);
     st_print(t2, f);
     st_print(t3, f);
 
@@ -196,6 +267,16 @@ int study_caws(const struct st_opts *o)
     /* a speed-up within 2% is noise between schedules, not a gain (the margin of the other studies' checks) */
     st_check(f, score, have3 ? x[CA_BLK] > 1.02 && x[CA_SM] > 1.02 && x[CA_AVG] > 1.02 : -1,
              "Oracle CAWS speeds BFS up over LRR", "CAWS-blk 1.16x, CAWS-SM 1.18x, CAWS-avg 1.21x (Table 3.3)", msr);
+    double xw[CA_NP];
+    for (int p = 0; p < CA_NP; p++)
+        xw[p] = b < nw ? win[p][b] : NAN;
+    snprintf(msr, sizeof msr, "first round: CAWS-blk %.2fx, CAWS-SM %.2fx, CAWS-avg %.2fx", xw[CA_BLK], xw[CA_SM],
+             xw[CA_AVG]);
+    int havew = isfinite(xw[CA_BLK]) && isfinite(xw[CA_SM]) && isfinite(xw[CA_AVG]);
+    st_check(f, score, havew ? xw[CA_BLK] > 1.02 && xw[CA_SM] > 1.02 && xw[CA_AVG] > 1.02 : -1,
+             "...and in the seed's window, BFS's first round of kernel execution",
+             "CAWS-blk 1.16x, CAWS-SM 1.18x, CAWS-avg 1.21x (Table 3.3, first round only)", msr);
+    snprintf(msr, sizeof msr, "CAWS-blk %.2fx, CAWS-SM %.2fx, CAWS-avg %.2fx", x[CA_BLK], x[CA_SM], x[CA_AVG]);
     /* an ordering of three equal numbers says nothing: the claim needs CAWS-avg to gain */
     st_check(f, score, have3 ? x[CA_AVG] >= x[CA_SM] && x[CA_AVG] >= x[CA_BLK] && x[CA_AVG] > 1.01 : -1,
              "CAWS-avg is the best of the three (and gains)", "CAWS-avg > CAWS-SM > CAWS-blk (Fig. 3.5)", msr);
@@ -233,10 +314,14 @@ int study_caws(const struct st_opts *o)
     st_write_csv(t2, path);
     snprintf(path, sizeof path, "%s/caws_inversion.csv", o->dir);
     st_write_csv(t3, path);
-    printf("tables written to %s/caws_{ipc,spread,inversion}.csv; runs in %s/runs/ (runs.csv)\n", o->dir, o->dir);
+    snprintf(path, sizeof path, "%s/caws_ipc_first_round.csv", o->dir);
+    st_write_csv(t4, path);
+    printf("tables written to %s/caws_{ipc,ipc_first_round,spread,inversion}.csv; runs in %s/runs/ (runs.csv)\n",
+           o->dir, o->dir);
     free(t);
     free(t2);
     free(t3);
+    free(t4);
     int rc = st_status(o, &l);
     sw_list_free(&l);
     return rc;

@@ -177,6 +177,10 @@ expect_rc 0 "study caws collect" "$W" study caws --workloads bfs --size tiny -j 
 grep -q "^Criticality inversion (Table 3.3)" "$tmp/out" && ok || bad "caws prints the inversion table"
 grep -q "^bfs  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
     || bad "caws IPC row: $(grep '^bfs' "$tmp/out" | head -1)"
+grep -q "^bfs  *2  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
+    || bad "caws first-round row (2 launches: bfs_expand, bfs_advance): $(grep '^bfs' "$tmp/out")"
+grep -q "^\[[a-z ]*\] ...and in the seed's window, BFS's first round" "$tmp/out" && ok \
+    || bad "caws compares the first round with the seed"
 grep -q "0 to run" "$tmp/err" && ok || bad "caws collect ran nothing new"
 expect_rc 0 "study dyncta" "$W" study dyncta --workloads vecadd --size tiny -j 2 -o sd
 grep -q "^Normalised IPC: static CTA limit n" "$tmp/out" && ok || bad "dyncta prints its IPC table"
