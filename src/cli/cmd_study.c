@@ -423,6 +423,11 @@ static size_t st_split(char *line, char **f, size_t max)
 
 int st_ts_column(const char *tspath, const char *col, double *max, double *mean)
 {
+    return st_ts_column_while(tspath, col, NULL, max, mean);
+}
+
+int st_ts_column_while(const char *tspath, const char *col, const char *gate, double *max, double *mean)
+{
     FILE *f = fopen(tspath, "r");
     if (!f)
         return -1;
@@ -434,12 +439,14 @@ int st_ts_column(const char *tspath, const char *col, double *max, double *mean)
     if (!line || !fld || !pick || !fgets(line, (int)cap, f))
         goto out;
     size_t nf = st_split(line, fld, 4096), npick = 0;
-    long interval = -1;
+    long interval = -1, gcol = -1;
     size_t clen = strlen(col);
     for (size_t i = 0; i < nf; i++) {
         const char *h = fld[i];
         if (strcmp(h, "interval_cycles") == 0)
             interval = (long)i;
+        if (gate && strcmp(h, gate) == 0)
+            gcol = (long)i;
         if (strncmp(h, "sm", 2) != 0)
             continue;
         const char *p = h + 2;
@@ -448,12 +455,12 @@ int st_ts_column(const char *tspath, const char *col, double *max, double *mean)
         if (p > h + 2 && *p == '_' && strncmp(p + 1, col, clen) == 0 && p[1 + clen] == '\0')
             pick[npick++] = (int)i;
     }
-    if (npick == 0 || interval < 0)
+    if (npick == 0 || interval < 0 || (gate && gcol < 0))
         goto out;
     double mx = 0, wsum = 0, vsum = 0;
     while (fgets(line, (int)cap, f)) {
         size_t k = st_split(line, fld, 4096);
-        if (k != nf)
+        if (k != nf || (gate && !(strtod(fld[gcol], NULL) > 0)))
             continue;
         double s = 0, rmax = 0;
         for (size_t i = 0; i < npick; i++) {

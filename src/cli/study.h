@@ -194,6 +194,9 @@ int st_phase(const struct st_opts *o, struct sw_list *l, size_t first, const cha
 /* Time series of a run: max and cycle-weighted mean over the samples of the
    per-SM column "sm<i>_<col>" (mean over SMs per sample).  -1 when absent. */
 int st_ts_column(const char *tspath, const char *col, double *max, double *mean);
+/* The same over the samples whose global column `gate` is above 0 only (e.g. "ctas_unissued"); -1 when
+   the file has no such column. */
+int st_ts_column_while(const char *tspath, const char *col, const char *gate, double *max, double *mean);
 
 /* Per-warp file of a run: mean over CTAs of (slowest - fastest) / fastest
    warp execution time (end - start); and, given a reference file (the

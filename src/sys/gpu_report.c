@@ -268,6 +268,7 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
             fprintf(g->ts, ",sm%u_%s", i, wo->sample_name ? wo->sample_name : "policy");
         for (unsigned i = 0; i < g->n_sms; i++)   /* CTA limit n and paused CTAs (docs/policies.md) */
             fprintf(g->ts, ",sm%u_n,sm%u_paused", i, i);
+        fputs(",ctas_unissued", g->ts);   /* 001 Fig. 8-9 average n only while CTAs are still being issued */
         if (gpu_bypass_in_use(g))   /* only then: the default columns stay as they were */
             ts_bypass(g, 1);
         for (unsigned i = 0; i < g->n_cpus; i++)   /* 004 Fig. 13-14: each CPU core's IPC */
@@ -306,6 +307,7 @@ void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final)
         const struct gpu_cta_sm *c = g->grid && g->cta_sm ? &g->cta_sm[i] : NULL;
         fprintf(g->ts, ",%u,%u", c ? c->limit : 0, c ? c->paused : 0);
     }
+    fprintf(g->ts, ",%" PRIu64, g->grid && g->n_ctas > g->ctas_issued ? g->n_ctas - g->ctas_issued : 0);
     if (gpu_bypass_in_use(g))
         ts_bypass(g, 0);
     if (g->cpu_active) {   /* CPU cycles of the sample: up to the CPU edge before the boundary */

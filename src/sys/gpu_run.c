@@ -372,6 +372,7 @@ static bool dispatch(struct gpu *g, sim_cycle now)
             cta = (uint64_t)c;
         }
         sm_launch_cta(g->sm[s], cta, now);
+        g->ctas_issued++;
         g->active_warps[s] += g->cur_cta_warps;
         track_dispatch(g, (unsigned)s, cta);
         cta_event(g, GPU_CTA_DISPATCH, (unsigned)s, cta, g->cta_sm[s].running, now);
@@ -1133,6 +1134,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         run_insns_before += g->kernels[i].res.thread_insns;
     const uint64_t run_ctas_before = ctas_before(g);
     g->ctas_before_launch = run_ctas_before;   /* summed once per launch, not per dispatch */
+    g->ctas_issued = 0;
     bool stopped_at_limit = false;
     if (gpu_cm_kernel_start(g, kstart, msg, n) != 0) {   /* the first warp limits */
         grid->err = PTX_EXEC_CONFIG;

@@ -79,6 +79,13 @@ fi
 [ -s "$tmp/t.config" ] && grep -q "^-gpgpu_n_clusters *8" "$tmp/t.config" && ok || bad "effective config beside -o"
 head -1 "$tmp/t.timeseries.csv" | grep -q "^kernel_id,kernel,cycle,interval_cycles,ipc" && ok || bad "time series beside -o"
 head -1 "$tmp/t.warps.csv" | grep -q "^kernel_id,kernel,sm,cta,warp" && ok || bad "per-warp file"
+# ctas_unissued: CTAs of the launch not yet dispatched; falls to 0 once all are issued and stays there
+expect_rc 0 "time series ctas_unissued" "$W" run vecadd --size tiny --cta-sched dyncta \
+    --set warpsim_sample_interval=300 -q -o "$tmp/cu.json"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ctas_unissued") c = i; if (!c) exit 1; next }
+         { if ($c > prev && NR > 2) exit 1; if ($c > 0) pos++; else zero++; prev = $c }
+         END { exit !(pos > 0 && zero > 0 && prev == 0) }' "$tmp/cu.timeseries.csv" && ok \
+    || bad "ctas_unissued column: $(head -3 "$tmp/cu.timeseries.csv")"
 [ "$(wc -l <"$tmp/t.warps.csv")" -gt 8 ] && ok || bad "per-warp file has rows"
 # the effective config reproduces the run exactly
 expect_rc 0 "rerun from the effective config" "$W" run bfs --size tiny --config "$tmp/t.config" -o "$tmp/u.json"
