@@ -489,6 +489,7 @@ out:
 struct st_warp {
     uint64_t kernel, cta, warp;
     double time;
+    uint64_t insns;                     /* UINT64_MAX when the file has no insns column */
 };
 
 static int st_warp_cmp(const void *a, const void *b)
@@ -513,7 +514,7 @@ static struct st_warp *st_warps_load(const char *path, size_t *count)
     char *fld[64];
     struct st_warp *w = NULL;
     size_t n = 0, cap = 0;
-    int ik = -1, ic = -1, iw = -1, is = -1, ie = -1;
+    int ik = -1, ic = -1, iw = -1, is = -1, ie = -1, ii = -1;
     if (fgets(line, sizeof line, f)) {
         size_t nf = st_split(line, fld, 64);
         for (size_t i = 0; i < nf; i++) {
@@ -522,6 +523,7 @@ static struct st_warp *st_warps_load(const char *path, size_t *count)
                        : strcmp(fld[i], "warp") == 0    ? &iw
                        : strcmp(fld[i], "start") == 0   ? &is
                        : strcmp(fld[i], "end") == 0     ? &ie
+                       : strcmp(fld[i], "insns") == 0   ? &ii
                                                         : NULL;
             if (dst)
                 *dst = (int)i;
@@ -553,6 +555,7 @@ static struct st_warp *st_warps_load(const char *path, size_t *count)
         w[n].cta = strtoull(fld[ic], NULL, 10);
         w[n].warp = strtoull(fld[iw], NULL, 10);
         w[n].time = strtod(fld[ie], NULL) - strtod(fld[is], NULL);
+        w[n].insns = ii >= 0 && ii < (int)nf ? strtoull(fld[ii], NULL, 10) : UINT64_MAX;
         n++;
     }
     fclose(f);
@@ -573,26 +576,32 @@ static size_t st_cta_end(const struct st_warp *w, size_t n, size_t i)
     return j;
 }
 
-int st_warp_spread(const char *path, const char *ref_path, double *spread, double *inversion, size_t *ctas)
+int st_warp_spread(const char *path, const char *ref_path, double *spread, double *inversion, double *spread_equal)
 {
     size_t n = 0, nr = 0;
     struct st_warp *w = st_warps_load(path, &n);
     if (!w)
         return -1;
     struct st_warp *ref = ref_path ? st_warps_load(ref_path, &nr) : NULL;
-    double ssum = 0;
-    size_t scount = 0, inv = 0, compared = 0;
+    double ssum = 0, esum = 0;
+    size_t scount = 0, ecount = 0, inv = 0, compared = 0;
     size_t ri = 0;
     for (size_t i = 0; i < n;) {
         size_t j = st_cta_end(w, n, i);
         double lo = w[i].time, hi = w[i].time;
+        int equal = w[i].insns != UINT64_MAX;   /* every warp of the CTA executed as many instructions */
         for (size_t k = i; k < j; k++) {
             lo = w[k].time < lo ? w[k].time : lo;
             hi = w[k].time > hi ? w[k].time : hi;
+            equal &= w[k].insns == w[i].insns;
         }
         if (j - i >= 2 && lo > 0) {
             ssum += (hi - lo) / lo;
             scount++;
+            if (equal) {
+                esum += (hi - lo) / lo;
+                ecount++;
+            }
         }
         /* criticality inversion: the reference's slowest warp of this CTA
            finished in the faster half of the CTA here (docs/studies.md) */
@@ -621,8 +630,8 @@ int st_warp_spread(const char *path, const char *ref_path, double *spread, doubl
     }
     *spread = scount ? ssum / (double)scount : NAN;
     *inversion = compared ? (double)inv / (double)compared : NAN;
-    if (ctas)
-        *ctas = scount;
+    if (spread_equal)
+        *spread_equal = ecount ? esum / (double)ecount : NAN;
     free(w);
     free(ref);
     return 0;

@@ -201,8 +201,9 @@ int st_ts_column_while(const char *tspath, const char *col, const char *gate, do
 /* Per-warp file of a run: mean over CTAs of (slowest - fastest) / fastest
    warp execution time (end - start); and, given a reference file (the
    oracle run), the fraction of CTAs whose slowest warp is another warp than
-   the reference's slowest.  -1 when unreadable. */
-int st_warp_spread(const char *path, const char *ref_path, double *spread, double *inversion, size_t *ctas);
+   the reference's slowest.  -1 when unreadable.  spread_equal (may be NULL): the same mean over the CTAs whose
+   warps all executed the same number of instructions (the disparity that is not a difference in work). */
+int st_warp_spread(const char *path, const char *ref_path, double *spread, double *inversion, double *spread_equal);
 
 /* The metrics of run idx when it produced a verified result, else NULL. */
 const struct sw_metrics *st_m(const struct sw_list *l, long idx);

@@ -181,6 +181,8 @@ grep -q "^bfs  *2  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-
     || bad "caws first-round row (2 launches: bfs_expand, bfs_advance): $(grep '^bfs' "$tmp/out")"
 grep -q "^\[[a-z ]*\] ...and in the seed's window, BFS's first round" "$tmp/out" && ok \
     || bad "caws compares the first round with the seed"
+grep -q "^The same spread over the CTAs whose warps all executed the same number of instructions" "$tmp/out" \
+    && [ -s sc/caws_spread_equal_work.csv ] && ok || bad "caws prints the equal-work spread"
 grep -q "0 to run" "$tmp/err" && ok || bad "caws collect ran nothing new"
 expect_rc 0 "study dyncta" "$W" study dyncta --workloads vecadd --size tiny -j 2 -o sd
 grep -q "^Normalised IPC: static CTA limit n" "$tmp/out" && ok || bad "dyncta prints its IPC table"
