@@ -11,7 +11,7 @@ int cmd_list(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             puts("usage: warpsim list [--policies [--names KIND] | --options | --presets]\n\nList the bundled workloads with what each computes and how its "
-                 "output is checked:\nthe applications, then the latency/bandwidth microbenchmarks "
+                 "output is checked:\nthe applications, then the microbenchmarks that calibrate the timing model "
                  "(docs/microbench.md).\n\n  --policies       list the warp schedulers, CTA schedulers, concurrency managers and cache "
                  "replacement\n                   and bypass policies with their parameters and defaults\n  --names KIND     "
                  "after --policies: only the names of one kind (warp_sched,\n                   cta_sched, repl, bypass, cm), one "
@@ -68,8 +68,8 @@ int cmd_list(int argc, char **argv)
         if (!w->micro)
             continue;
         if (nmicro++ == 0)
-            printf("\nmicrobenchmarks: latency and bandwidth of the memory hierarchy (cycle numbers need timing "
-                   "mode)\n");
+            printf("\nmicrobenchmarks: latencies, bandwidths, bank conflicts, atomics, divergence and CTA launch "
+                   "against the\nconfiguration (cycle numbers need timing mode)\n");
         printf("%-13s %s\n%-13s check: %s\n", w->name, w->summary, "", w->tolerance);
     }
     printf("\n%zu workloads", napps);

@@ -12,12 +12,14 @@ for c in run list ptx-check bench; do expect_rc 0 "$c --help" "$W" $c --help; do
 expect_rc 0 "list" "$W" list
 # the applications come first, the microbenchmarks in their own section after them
 n=$(sed '/^microbenchmarks:/,$d' "$tmp/out" | grep -c -E '^[a-z]')
-# header line + one line per application of workloads/registry.def (all but the 2 microbenchmarks)
-napps=$(( $(grep -c '^X(' "$SRC/workloads/registry.def") - 2 ))
+# header line + one line per application of workloads/registry.def (the microbenchmarks are its
+# last lines, from pchase on)
+nmicro=$(sed -n '/^X(pchase)/,$p' "$SRC/workloads/registry.def" | grep -c '^X(')
+napps=$(( $(grep -c '^X(' "$SRC/workloads/registry.def") - nmicro ))
 [ "$n" -eq $((napps + 1)) ] && ok || bad "list shows $((n - 1)) workloads, expected $napps"
-grep -q "^$napps workloads" "$tmp/out" && ok || bad "list total line"
-m=$(sed -n '/^microbenchmarks:/,$p' "$tmp/out" | grep -c -E '^(pchase|stream) ')
-[ "$m" -eq 2 ] && ok || bad "list shows $m of the 2 microbenchmarks in their section"
+grep -q "^$napps workloads and $nmicro microbenchmarks" "$tmp/out" && ok || bad "list total line"
+m=$(sed -n '/^microbenchmarks:/,$p' "$tmp/out" | grep -c -E '^(pchase|stream|cachebw|bankconf|atomics|diverge|ctarate) ')
+[ "$m" -eq 7 ] && [ "$m" -eq "$nmicro" ] && ok || bad "list shows $m of the $nmicro microbenchmarks in their section"
 
 expect_rc 0 "list --presets" "$W" list --presets
 for c in "$SRC"/configs/*.config; do
