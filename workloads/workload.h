@@ -25,6 +25,8 @@ struct wl_opts {
     const char *input;     /* --input FILE (bfs: Rodinia graph file), NULL = generate */
     int verbose;
     FILE *log;             /* where drivers print notes (never NULL) */
+    double grid_scale;     /* --grid-scale: launch the driver's CTA count x this for the same input (0 or 1 =
+                              the driver's grid); only drivers with workload.grid_scale set read it */
 };
 
 struct wl_result {
@@ -46,7 +48,26 @@ struct workload {
                                    NULL = the workload generates its inputs and takes no file */
     int micro;             /* 1 = microbenchmark (latency/bandwidth calibration, docs/microbench.md),
                               listed apart from the applications */
+    int grid_scale;        /* 1 = the driver honours wl_opts.grid_scale: its kernels walk their input in
+                              grid-stride loops, so any grid computes the same outputs and the number of
+                              threads becomes independent of the input size (HeteroPDP's thread axis) */
 };
+
+/* The CTA count of a grid-stride launch under o->grid_scale: dflt (the driver's choice) scaled and
+   rounded, at least 1 and at most max, the CTAs that still give every thread an element (more would
+   only add threads that exit at once; a max below dflt is taken as dflt). */
+static inline unsigned wl_grid_ctas(const struct wl_opts *o, unsigned dflt, unsigned max)
+{
+    double s = o->grid_scale;
+    if (!(s > 0) || s == 1.0)
+        return dflt;
+    if (max < dflt)
+        max = dflt;
+    double c = (double)dflt * s + 0.5;
+    if (c >= (double)max)
+        return max;
+    return c < 1.0 ? 1u : (unsigned)c;
+}
 
 /* registry (workloads/registry.c) */
 size_t wl_count(void);

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "core/version.h"
 #include "fe/ptx/ptx_ir.h"
@@ -164,5 +165,21 @@ int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *o
    The context (read ws_gpu(ctx), then wsDestroy), or NULL with err; `who` names the caller in c. */
 struct cfg;
 ws_ctx *cli_chip_cpu_run(struct cfg *c, const char *apps, uint64_t quota, const char *who, char *err, size_t en);
+/* Jobs 0..njobs-1 as child processes, up to `parallel` (1..CLI_POOL_MAX) at a time, started in index
+   order: start(idx) forks job idx and returns the child's pid, or 0 when the job is not to run (done
+   before) or could not start (start says so and counts it); finished(idx, status, secs, running) when
+   the child ends, with its waitpid status, its wall seconds and the children still running.  Returns
+   when every started child has ended: 0, or -1 when waitpid failed (errno). */
+#define CLI_POOL_MAX 256
+int cli_pool_run(size_t njobs, unsigned parallel, pid_t (*start)(size_t idx, void *u),
+                 void (*finished)(size_t idx, int wait_status, double secs, unsigned running, void *u),
+                 void *u);
+/* A bundled workload run functionally with every launch going through the kernel tracer t
+   (cpu/kernel_trace.h, kt_run_grid): its embedded PTX, the driver with options o, the limits of
+   `warpsim run`.  The driver's status, *res (verified, detail); when the status is not WS_SUCCESS,
+   err = "WORKLOAD: message" and res->verified = 0.  `trace from-kernel` and `pdp collect`. */
+struct kt_tracer;
+ws_status cli_traced_workload_run(const struct workload *wl, const struct wl_opts *o, struct kt_tracer *t,
+                                  struct wl_result *res, char *err, size_t en);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/config.h"
+#include "cpu/kernel_trace.h"
 #include "host/ws_internal.h"
 #include "sys/gpu.h"
 
@@ -281,6 +282,42 @@ ws_ctx *cli_chip_cpu_run(struct cfg *c, const char *apps, uint64_t quota, const 
         return NULL;
     }
     return ctx;
+}
+
+ws_status cli_traced_workload_run(const struct workload *wl, const struct wl_opts *o, struct kt_tracer *t,
+                                  struct wl_result *res, char *err, size_t en)
+{
+    ws_ctx *ctx = NULL;
+    ws_module *mod = NULL;
+    ws_ctx_opts co = {0};
+    co.mode = WS_MODE_FUNCTIONAL;
+    memset(res, 0, sizeof *res);
+    err[0] = '\0';
+    ws_status st = wsCreate(&ctx, &co);
+    if (st == WS_SUCCESS) {
+        /* the limits of `warpsim run`: a kernel that never ends stops instead of tracing forever */
+        ws_limits lim = {0};
+        lim.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
+        lim.max_seconds = CLI_DEFAULT_MAX_SECONDS;
+        wsSetLimits(ctx, &lim);
+        ws_set_grid_runner(ctx, kt_run_grid, t);
+        size_t len = 0;
+        const char *text = wl_ptx_text(wl->name, &len);
+        char mname[256];
+        snprintf(mname, sizeof mname, "workloads/%s/%s.ptx", wl->name, wl->name);
+        st = text ? wsModuleLoadData(ctx, &mod, text, len, mname) : WS_ERROR_NOT_FOUND;
+    }
+    if (st == WS_SUCCESS) {
+        res->verified = 1;
+        st = wl->run(ctx, mod, o, res);
+    }
+    if (st != WS_SUCCESS) {
+        snprintf(err, en, "%s: %s", wl->name, ctx ? wsGetErrorMessage(ctx) : wsStatusName(st));
+        res->verified = 0;
+    }
+    if (ctx)
+        wsDestroy(ctx);
+    return st;
 }
 
 int cli_exec_cpu_only(struct wl_exec *x, unsigned core, struct gpu_cpu_result *out)

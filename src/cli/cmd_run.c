@@ -29,6 +29,10 @@ static void run_usage(FILE *f)
           "  --seed N                 seed for the generated inputs (default: 1)\n"
           "  --input FILE             workload input file, for the workloads that read one\n"
           "                           (bfs: a graph in Rodinia's text format; others generate theirs)\n"
+          "  --grid-scale F           launch F x the workload's CTAs for the same input (F > 0, at most 1000;\n"
+          "                           rounded, at least 1 CTA, at most one element per thread): the threads\n"
+          "                           spawned vary apart from the input size.  Only the workloads whose\n"
+          "                           kernels use grid-stride loops: vecadd, histogram, blackscholes, reduce\n"
           "  --ptx FILE               use this PTX instead of the bundled one (same kernel names)\n"
           "  -o, --output FILE        write the results as JSON to FILE (timing statistics included);\n"
           "                           in timing mode also NAME.config (the effective configuration,\n"
@@ -107,6 +111,8 @@ static void write_json(FILE *f, const struct wl_exec *x, int functional, const c
     json_str(&j, "size", wl_size_name(x->opts.size));
     json_u64(&j, "seed", x->opts.seed);
     json_str(&j, "input", x->opts.input);
+    if (x->opts.grid_scale > 0)
+        json_dbl(&j, "grid_scale", x->opts.grid_scale);   /* absent: the workload's own grid */
     json_str(&j, "mode", functional ? "functional" : "timing");
     if (!functional) {
         json_str(&j, "config", x->config ? x->config : "gtx480 (built-in defaults)");
@@ -250,7 +256,8 @@ int cmd_run(int argc, char **argv)
                    strcmp(a, "--cpu-mix") == 0 || strcmp(a, "--cpu") == 0 ||
                    strcmp(a, "--l1-repl") == 0 || strcmp(a, "--l2-repl") == 0 ||
                    strcmp(a, "--l1-bypass") == 0 || strcmp(a, "--l2-bypass") == 0 ||
-                   strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--threads") == 0) {
+                   strcmp(a, "--timeseries") == 0 || strcmp(a, "--warps") == 0 || strcmp(a, "--threads") == 0 ||
+                   strcmp(a, "--grid-scale") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim run: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -331,6 +338,15 @@ int cmd_run(int argc, char **argv)
                 }
                 x.set_names[x.nset] = "warpsim_threads";   /* as --set warpsim_threads=N, in order */
                 x.set_values[x.nset++] = v;
+            } else if (strcmp(a, "--grid-scale") == 0) {
+                char *end = NULL;
+                double g = strtod(v, &end);
+                if (!*v || *end || !(g > 0) || g > 1000) {
+                    fprintf(stderr, "warpsim run: --grid-scale expects a number above 0 and at most 1000 (a factor "
+                                    "on the workload's CTA count), got '%s'\n", v);
+                    return EXIT_USAGE;
+                }
+                x.opts.grid_scale = g;
             } else if (strcmp(a, "--timeseries") == 0) {
                 x.timeseries_path = v;
             } else if (strcmp(a, "--warps") == 0) {
@@ -364,6 +380,16 @@ int cmd_run(int argc, char **argv)
                        x.l1_bypass || x.l2_bypass || x.timeseries_path || x.warps_path)) {
         fprintf(stderr, "warpsim run: --config, --set, --warp-sched, --cta-sched, --cm, --cpu-mix, --l1-repl, --l2-repl, "
                         "--l1-bypass, --l2-bypass, --timeseries and --warps apply to timing mode; drop --functional\n");
+        return EXIT_USAGE;
+    }
+    if (x.opts.grid_scale > 0 && !x.wl->grid_scale) {
+        /* a fixed-shape kernel would compute something else (or fault) on another grid */
+        fprintf(stderr, "warpsim run: --grid-scale: workload '%s' launches the grid its input needs (its kernels "
+                        "do not loop with grid strides); workloads that take it:", x.wl->name);
+        for (size_t i = 0; i < wl_count(); i++)
+            if (wl_get(i)->grid_scale)
+                fprintf(stderr, " %s", wl_get(i)->name);
+        fputc('\n', stderr);
         return EXIT_USAGE;
     }
     if (x.opts.input && !x.wl->input_format) {
@@ -490,8 +516,11 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "warpsim run: cannot write %s\n", cfg_out);
             rc = rc ? rc : EXIT_USAGE;
         } else {
-            fprintf(f, "# %s\n# reproduce: warpsim run %s --size %s --seed %" PRIu64 " --config %s\n", cmdline,
-                    x.wl->name, wl_size_name(x.opts.size), x.opts.seed, cfg_out);
+            char gs[48] = "";
+            if (x.opts.grid_scale > 0)
+                snprintf(gs, sizeof gs, " --grid-scale %.17g", x.opts.grid_scale);
+            fprintf(f, "# %s\n# reproduce: warpsim run %s --size %s --seed %" PRIu64 "%s --config %s\n", cmdline,
+                    x.wl->name, wl_size_name(x.opts.size), x.opts.seed, gs, cfg_out);
             fputs(x.effective_config, f);
             fclose(f);
             printf("effective configuration written to %s\n", cfg_out);

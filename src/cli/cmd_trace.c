@@ -24,7 +24,8 @@ static const char trace_help[] =
     "       warpsim trace gen --list\n"
     "       warpsim trace run FILE [--insns N] [--warmup N] [--loop] [--json]\n"
     "       warpsim trace from-kernel WORKLOAD -o DIR [--size S] [--cores N] [--simd W]\n"
-    "                 [--launch I] [--plain] [--run [--clock MHZ] | --chip CONFIG] [--json]\n"
+    "                 [--grid-scale F] [--launch I] [--plain] [--run [--clock MHZ] | --chip CONFIG]\n"
+    "                 [--json]\n"
     "\n"
     "CPU instruction traces in ChampSim's format (the input of the trace-driven\n"
     "CPU cores; docs/traces.md, docs/cpu.md).  A trace is a stream of 64-byte\n"
@@ -69,6 +70,8 @@ static const char trace_help[] =
     "                 --seed S     the workload's input seed (default 1)\n"
     "                 --cores N    CPU cores, 1-64 (default 4)\n"
     "                 --simd W     work-items per SIMD batch, 1-32 (default 8)\n"
+    "                 --grid-scale F  the workload's CTAs x F for the same input (as\n"
+    "                              warpsim run --grid-scale: grid-stride workloads only)\n"
     "                 --launch I   trace only the I-th kernel launch (0-based; the\n"
     "                              others run untraced); default: every launch\n"
     "                 --plain      uncompressed DIR/core<i>.trace\n"
@@ -506,6 +509,7 @@ static int trace_from_kernel(int argc, char **argv)
     uint64_t cores = 4, simd = 8, seed = 1, launch = UINT64_MAX, clock_mhz = 2000;
     enum wl_size size = WL_TINY;
     int run = 0, json = 0, plain = 0;
+    double grid_scale = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--run") == 0) {
@@ -526,6 +530,16 @@ static int trace_from_kernel(int argc, char **argv)
                 return EXIT_USAGE;
             if (wl_size_parse(v, &size) != 0) {
                 fprintf(stderr, "warpsim trace from-kernel: bad --size '%s' (tiny, small, paper)\n", v);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--grid-scale") == 0) {
+            if (!(v = trace_opt_value("from-kernel", argc, argv, &i)))
+                return EXIT_USAGE;
+            char *end = NULL;
+            grid_scale = strtod(v, &end);
+            if (!*v || *end || !(grid_scale > 0) || grid_scale > 1000) {
+                fprintf(stderr, "warpsim trace from-kernel: --grid-scale expects a number above 0 and at most 1000, "
+                                "got '%s'\n", v);
                 return EXIT_USAGE;
             }
         } else if (strcmp(a, "--cores") == 0 || strcmp(a, "--simd") == 0 || strcmp(a, "--seed") == 0 ||
@@ -559,6 +573,11 @@ static int trace_from_kernel(int argc, char **argv)
     }
     if (!dir) {
         fprintf(stderr, "warpsim trace from-kernel: no output directory given (-o DIR)\n");
+        return EXIT_USAGE;
+    }
+    if (grid_scale > 0 && !wl->grid_scale) {
+        fprintf(stderr, "warpsim trace from-kernel: --grid-scale: workload '%s' launches the grid its input needs "
+                        "(its kernels do not loop with grid strides); see warpsim run --help\n", wl->name);
         return EXIT_USAGE;
     }
     char err[1024];
@@ -612,43 +631,19 @@ static int trace_from_kernel(int argc, char **argv)
     t.only_launch = launch == UINT64_MAX ? -1 : (int)launch;
 
     /* the functional run: the real execution, whose outputs the workload checks */
-    ws_ctx *ctx = NULL;
-    ws_module *mod = NULL;
-    ws_ctx_opts co = {0};
-    co.mode = WS_MODE_FUNCTIONAL;
     struct wl_opts o = {0};
     o.size = size;
     o.seed = seed;
     o.log = stderr;
+    o.grid_scale = grid_scale;
     struct wl_result res;
-    memset(&res, 0, sizeof res);
     int rc = EXIT_OK;
     double t0 = host_clock_seconds();
-    ws_status st = wsCreate(&ctx, &co);
-    if (st == WS_SUCCESS) {
-        ws_limits lim = {0};
-        lim.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
-        lim.max_seconds = CLI_DEFAULT_MAX_SECONDS;
-        wsSetLimits(ctx, &lim);
-        ws_set_grid_runner(ctx, kt_run_grid, &t);
-        size_t len = 0;
-        const char *text = wl_ptx_text(wl->name, &len);
-        char mname[256];
-        snprintf(mname, sizeof mname, "workloads/%s/%s.ptx", wl->name, wl->name);
-        st = text ? wsModuleLoadData(ctx, &mod, text, len, mname) : WS_ERROR_NOT_FOUND;
-    }
-    if (st == WS_SUCCESS) {
-        res.verified = 1;
-        st = wl->run(ctx, mod, &o, &res);
-    }
-    if (st != WS_SUCCESS) {
-        fprintf(stderr, "warpsim trace from-kernel: %s: %s\n", wl->name,
-                ctx ? wsGetErrorMessage(ctx) : wsStatusName(st));
-        res.verified = 0;
+    char rerr[4096];   /* the memory checker's reports are long */
+    if (cli_traced_workload_run(wl, &o, &t, &res, rerr, sizeof rerr) != WS_SUCCESS) {
+        fprintf(stderr, "warpsim trace from-kernel: %s\n", rerr);
         rc = EXIT_SIM_ERROR;
     }
-    if (ctx)
-        wsDestroy(ctx);
     double trace_secs = host_clock_seconds() - t0;
     static char path[KT_MAX_CORES][1024];   /* the files' names outlive them */
     for (unsigned i = 0; i < cores; i++)
@@ -701,6 +696,8 @@ static int trace_from_kernel(int argc, char **argv)
             json_begin(&j, stdout);
             json_str(&j, "workload", wl->name);
             json_str(&j, "size", wl_size_name(size));
+            if (grid_scale > 0)
+                json_dbl(&j, "grid_scale", grid_scale);
             json_bool(&j, "verified", res.verified != 0);
             json_u64(&j, "cores", cores);
             json_u64(&j, "simd", simd);

@@ -59,10 +59,12 @@
 #define PC_DMA_PACE 5          /* branches per line of the DMA stream (docs/heteropdp.md: ~12 GB/s alone) */
 #define PC_MAX_SETS 16
 #define PC_MAX_KERNELS 64
+#define PC_MAX_GS 8            /* grid scales per kernel */
 
 static const char collect_help[] =
     "usage: warpsim pdp collect [--size tiny|small] [--out DIR] [--jobs N] [--kernels A,B,...]\n"
-    "                           [--coruns SET,SET,...] [--bubble-apps A,B,...] [--quiet]\n"
+    "                           [--coruns SET,SET,...] [--grid-scales F,F,...] [--bubble-apps A,B,...]\n"
+    "                           [--quota N] [--quiet]\n"
     "\n"
     "HeteroPDP's training campaign in simulation (docs/heteropdp.md): every kernel (bundled workload at\n"
     "the size) on the host CPU (configs/pdp-host.config: 4 cores at 3.4 GHz, 8 MB LLC, DDR3-1600) and on\n"
@@ -78,6 +80,9 @@ static const char collect_help[] =
     "  --kernels LIST    workloads (default: the size's list)\n"
     "  --coruns LIST     co-runner sets, a set being APP or APP+APP (default tiny: mcf,perlbench;\n"
     "                    small: the seed's six SPEC applications and two pairs)\n"
+    "  --grid-scales L   thread counts apart from the input: each workload whose kernels loop with grid\n"
+    "                    strides (warpsim run --grid-scale) also runs with its CTA count x each factor\n"
+    "                    (default 1,0.25; 1 = the workload's own grid, the only one of the others)\n"
     "  --bubble-apps L   applications of the slowdown table (default: every co-runner)\n"
     "  --quota N         instructions of the co-runners' alone, DMA and table runs (default tiny\n"
     "                    150000, small 400000; smaller is faster and noisier)\n"
@@ -218,8 +223,9 @@ enum job_kind { JOB_TRACE = 0, JOB_HOST };
 struct job {
     enum job_kind kind;
     char name[160];
-    /* trace: the workload, its size and the core count */
+    /* trace: the workload, its size, its grid scale and the core count */
     char wl[48], size[8];
+    double grid_scale;
     unsigned cores;
     /* host: what each CPU core of the host chip runs ("-": idle) and the quota */
     char app[PC_HOST_CORES + 1][512];
@@ -282,36 +288,14 @@ static int run_trace_job(const struct pc_opts *o, const struct job *jb, FILE *ou
         kt_files_close(files, NULL, 0);
         return -1;
     }
-    ws_ctx *ctx = NULL;
-    ws_module *mod = NULL;
-    ws_ctx_opts co = {0};
-    co.mode = WS_MODE_FUNCTIONAL;
     struct wl_opts wo = {0};
     wo.size = size;
     wo.seed = 1;
     wo.log = stderr;
+    wo.grid_scale = jb->grid_scale;
     struct wl_result res;
-    memset(&res, 0, sizeof res);
     int rc = 0;
-    ws_status st = wsCreate(&ctx, &co);
-    if (st == WS_SUCCESS) {
-        ws_limits lim = {0};
-        lim.max_warp_insns = CLI_DEFAULT_MAX_WARP_INSNS;
-        lim.max_seconds = CLI_DEFAULT_MAX_SECONDS;
-        wsSetLimits(ctx, &lim);
-        ws_set_grid_runner(ctx, kt_run_grid, &t);
-        size_t len = 0;
-        const char *text = wl_ptx_text(wl->name, &len);
-        char mname[256];
-        pc_fmt(mname, sizeof mname, "workloads/%s/%s.ptx", wl->name, wl->name);
-        st = text ? wsModuleLoadData(ctx, &mod, text, len, mname) : WS_ERROR_NOT_FOUND;
-    }
-    if (st == WS_SUCCESS) {
-        res.verified = 1;
-        st = wl->run(ctx, mod, &wo, &res);
-    }
-    if (st != WS_SUCCESS) {
-        pc_fmt(err, en, "%s: %s", wl->name, ctx ? wsGetErrorMessage(ctx) : wsStatusName(st));
+    if (cli_traced_workload_run(wl, &wo, &t, &res, err, en) != WS_SUCCESS) {
         rc = -1;
     } else if (!res.verified) {
         pc_fmt(err, en, "%s: the output did not verify", wl->name);
@@ -320,8 +304,6 @@ static int run_trace_job(const struct pc_opts *o, const struct job *jb, FILE *ou
         pc_fmt(err, en, "out of host memory");
         rc = -1;
     }
-    if (ctx)
-        wsDestroy(ctx);
     if (kt_files_close(files, rc ? NULL : err, en) != 0)
         rc = -1;
     if (rc == 0) {
@@ -330,6 +312,8 @@ static int run_trace_job(const struct pc_opts *o, const struct job *jb, FILE *ou
         json_str(&j, "status", "ok");
         json_str(&j, "workload", wl->name);
         json_str(&j, "size", jb->size);
+        if (jb->grid_scale > 0 && jb->grid_scale != 1.0)
+            json_dbl(&j, "grid_scale", jb->grid_scale);
         json_u64(&j, "cores", jb->cores);
         json_u64(&j, "simd", PC_SIMD);
         json_u64(&j, "threads", t.st.threads);
@@ -416,6 +400,84 @@ static int run_host_job(const struct job *jb, FILE *out, char *err, size_t en)
     return rc;
 }
 
+/* run_jobs' children (cli_pool_run) */
+struct pc_pool {
+    const struct pc_opts *o;
+    const struct jobs *l;
+    const char *label, *jdir;
+    char *pend;                  /* the jobs without a result when the pool started */
+    size_t done, todo, failed;
+    double t_start;
+};
+
+/* A child running job idx, writing DIR/jobs/NAME.json (and .log) */
+static pid_t pc_pool_start(size_t idx, void *u)
+{
+    struct pc_pool *p = u;
+    if (!p->pend[idx])
+        return 0;
+    const struct pc_opts *o = p->o;
+    const char *jdir = p->jdir;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        const struct job *jb = &p->l->j[idx];
+        char path[1300], tmp[1310], logp[1300], err[2048] = "";
+        pc_fmt(path, sizeof path, "%s/%s.json", jdir, jb->name);
+        pc_fmt(tmp, sizeof tmp, "%s.tmp", path);
+        pc_fmt(logp, sizeof logp, "%s/%s.log", jdir, jb->name);
+        int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        FILE *f = fopen(tmp, "w");
+        int rc = f ? 0 : -1;
+        if (!f)
+            pc_fmt(err, sizeof err, "cannot write %s: %s", tmp, strerror(errno));
+        if (rc == 0)
+            rc = jb->kind == JOB_TRACE ? run_trace_job(o, jb, f, err, sizeof err)
+                                       : run_host_job(jb, f, err, sizeof err);
+        if (f && fclose(f) != 0 && rc == 0) {
+            pc_fmt(err, sizeof err, "cannot write %s", tmp);
+            rc = -1;
+        }
+        if (rc == 0 && rename(tmp, path) != 0) {
+            pc_fmt(err, sizeof err, "cannot rename %s: %s", tmp, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0) {
+            unlink(tmp);
+            fprintf(stderr, "warpsim pdp collect: job %s: %s\n", jb->name, err);
+        }
+        fflush(stderr);
+        _exit(rc == 0 ? 0 : 1);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "warpsim pdp collect: fork: %s\n", strerror(errno));
+        p->pend[idx] = 0;
+        p->done++, p->failed++;
+        return 0;
+    }
+    return pid;
+}
+
+static void pc_pool_finished(size_t idx, int ws, double secs, unsigned running, void *u)
+{
+    struct pc_pool *p = u;
+    (void)running;
+    p->done++;
+    int ok = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    if (!ok)
+        p->failed++;
+    if (!p->o->quiet || !ok)
+        fprintf(stderr, "[pdp collect %s] %zu/%zu %s %s %.1fs, elapsed %.0fs%s%s%s\n", p->label, p->done, p->todo,
+                p->l->j[idx].name, ok ? "ok" : "FAILED", secs, cli_now() - p->t_start, ok ? "" : " (see ",
+                ok ? "" : p->jdir, ok ? "" : "/NAME.log)");
+}
+
 /* Run the pending jobs, o->jobs at a time, each in a child process writing DIR/jobs/NAME.json.
    Returns the number of jobs without a result. */
 static size_t run_jobs(const struct pc_opts *o, const struct jobs *l, const char *label)
@@ -440,94 +502,10 @@ static size_t run_jobs(const struct pc_opts *o, const struct jobs *l, const char
     if (!o->quiet)
         fprintf(stderr, "[pdp collect %s] %zu jobs: %zu done before, %zu to run, %u at a time\n", label, l->n,
                 l->n - todo, todo, jobs);
-    struct { pid_t pid; size_t idx; double t0; } slot[64];
     if (jobs > 64)
         jobs = 64;
-    unsigned running = 0;
-    size_t next = 0, done = 0, failed = 0;
-    double t_start = cli_now();
-    while (done < todo) {
-        while (running < jobs && next < l->n) {
-            if (!pend[next]) {
-                next++;
-                continue;
-            }
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid == 0) {
-                const struct job *jb = &l->j[next];
-                char path[1300], tmp[1310], logp[1300], err[2048] = "";
-                pc_fmt(path, sizeof path, "%s/%s.json", jdir, jb->name);
-                pc_fmt(tmp, sizeof tmp, "%s.tmp", path);
-                pc_fmt(logp, sizeof logp, "%s/%s.log", jdir, jb->name);
-                int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-                if (fd >= 0) {
-                    dup2(fd, 1);
-                    dup2(fd, 2);
-                    close(fd);
-                }
-                FILE *f = fopen(tmp, "w");
-                int rc = f ? 0 : -1;
-                if (!f)
-                    pc_fmt(err, sizeof err, "cannot write %s: %s", tmp, strerror(errno));
-                if (rc == 0)
-                    rc = jb->kind == JOB_TRACE ? run_trace_job(o, jb, f, err, sizeof err)
-                                               : run_host_job(jb, f, err, sizeof err);
-                if (f && fclose(f) != 0 && rc == 0) {
-                    pc_fmt(err, sizeof err, "cannot write %s", tmp);
-                    rc = -1;
-                }
-                if (rc == 0 && rename(tmp, path) != 0) {
-                    pc_fmt(err, sizeof err, "cannot rename %s: %s", tmp, strerror(errno));
-                    rc = -1;
-                }
-                if (rc != 0) {
-                    unlink(tmp);
-                    fprintf(stderr, "warpsim pdp collect: job %s: %s\n", jb->name, err);
-                }
-                fflush(stderr);
-                _exit(rc == 0 ? 0 : 1);
-            }
-            if (pid < 0) {
-                fprintf(stderr, "warpsim pdp collect: fork: %s\n", strerror(errno));
-                pend[next] = 0;
-                next++;
-                done++, failed++;
-                continue;
-            }
-            slot[running].pid = pid;
-            slot[running].idx = next;
-            slot[running].t0 = cli_now();
-            running++;
-            next++;
-        }
-        if (!running)
-            break;
-        int ws = 0;
-        pid_t pid = waitpid(-1, &ws, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        unsigned k = 0;
-        while (k < running && slot[k].pid != pid)
-            k++;
-        if (k == running)
-            continue;
-        size_t idx = slot[k].idx;
-        double secs = cli_now() - slot[k].t0;
-        slot[k] = slot[--running];
-        done++;
-        int ok = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
-        if (!ok)
-            failed++;
-        if (!o->quiet || !ok)
-            fprintf(stderr, "[pdp collect %s] %zu/%zu %s %s %.1fs, elapsed %.0fs%s%s%s\n", label, done, todo,
-                    l->j[idx].name, ok ? "ok" : "FAILED", secs, cli_now() - t_start, ok ? "" : " (see ", ok ? "" : jdir,
-                    ok ? "" : "/NAME.log)");
-    }
+    struct pc_pool p = {o, l, label, jdir, pend, 0, todo, 0, cli_now()};
+    (void)cli_pool_run(l->n, jobs, pc_pool_start, pc_pool_finished, &p);   /* what did not finish is missing */
     free(pend);
     size_t missing = 0;
     for (size_t i = 0; i < l->n; i++) {
@@ -573,9 +551,52 @@ static int static_features(const char *wl, struct pdp_features *x, char *err, si
     return rc;
 }
 
-static void trace_name(char *buf, size_t n, const char *wl, const char *size, unsigned cores)
+/* One kernel of the campaign: a workload at an input size, launched with its grid x gs (1: its own
+   grid).  tag names its jobs: "vecadd-tiny", "vecadd-tiny-g0.25" (the default grid keeps the names
+   campaigns had before the thread axis, so they resume). */
+struct pc_case {
+    size_t k;                    /* index in the kernel list */
+    const char *size;
+    double gs;
+    char tag[96];
+    long gidx;                   /* its GPU run */
+};
+
+static void trace_name(char *buf, size_t n, const char *tag, unsigned cores)
 {
-    pc_fmt(buf, n, "trace-%s-%s-c%u", wl, size, cores);
+    pc_fmt(buf, n, "trace-%s-c%u", tag, cores);
+}
+
+/* "1,0.25" into at most max distinct factors; -1 with a message on a bad one */
+static int parse_scales(const char *list, double *out, size_t max, size_t *n)
+{
+    char item[PC_MAX_GS * 2][64];
+    size_t ni = split(list, item, PC_MAX_GS * 2);
+    *n = 0;
+    for (size_t i = 0; i < ni; i++) {
+        char *end = NULL;
+        double g = strtod(item[i], &end);
+        if (!item[i][0] || *end || !(g > 0) || g > 1000) {
+            fprintf(stderr, "warpsim pdp collect: --grid-scales expects factors above 0 and at most 1000, got '%s'\n",
+                    item[i]);
+            return -1;
+        }
+        int dup = 0;
+        for (size_t q = 0; q < *n; q++)
+            dup |= out[q] == g;
+        if (dup)
+            continue;
+        if (*n == max) {
+            fprintf(stderr, "warpsim pdp collect: --grid-scales: at most %zu factors\n", max);
+            return -1;
+        }
+        out[(*n)++] = g;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "warpsim pdp collect: --grid-scales: no factor given\n");
+        return -1;
+    }
+    return 0;
 }
 
 /* core i's trace of a trace job, or "-" when the core got no work-group */
@@ -689,6 +710,14 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
             fprintf(stderr, "warpsim pdp collect: unknown workload '%s' (warpsim list)\n", kern[i]);
             return EXIT_USAGE;
         }
+    /* the thread axis (000 ch. 6: kernels run with varying numbers of threads, apart from the input):
+       each grid scale for the workloads whose kernels loop with grid strides, their own grid for the
+       others */
+    double gsl[PC_MAX_GS];
+    size_t ngs = 1;
+    gsl[0] = 1;
+    if (o->grid_scales && parse_scales(o->grid_scales, gsl, PC_MAX_GS, &ngs) != 0)
+        return EXIT_USAGE;
     size_t nb = 0;
     if (o->bubble_apps)
         nb = split(o->bubble_apps, bapps, PC_MAX_SETS);
@@ -722,25 +751,53 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
         fprintf(stderr, "warpsim pdp collect: cannot create %s: %s\n", tdir, strerror(errno));
         return EXIT_USAGE;
     }
+    struct pc_case *cases = calloc(nk * nsz * (ngs + 1) + 1, sizeof *cases);
+    size_t ncase = 0;
+    if (!cases) {
+        fprintf(stderr, "warpsim pdp collect: out of host memory\n");
+        return EXIT_SIM_ERROR;
+    }
+    for (size_t k = 0; k < nk; k++)
+        for (unsigned z = 0; z < nsz; z++) {
+            int scaled = wl_find(kern[k])->grid_scale;
+            size_t first = ncase;
+            for (size_t g = 0; g < (scaled ? ngs : 1); g++) {
+                double gs = scaled ? gsl[g] : 1.0;
+                int dup = 0;
+                for (size_t q = first; q < ncase; q++)
+                    dup |= cases[q].gs == gs;
+                if (dup)
+                    continue;
+                struct pc_case *cs = &cases[ncase++];
+                cs->k = k;
+                cs->size = sizes[z];
+                cs->gs = gs;
+                if (gs == 1.0)
+                    pc_fmt(cs->tag, sizeof cs->tag, "%s-%s", kern[k], sizes[z]);
+                else
+                    pc_fmt(cs->tag, sizeof cs->tag, "%s-%s-g%g", kern[k], sizes[z], gs);
+            }
+        }
     double t0 = cli_now();
 
     /* 1. the discrete GPU's kernel times: child `warpsim run`s through the sweep machinery */
     struct sw_list gl;
     memset(&gl, 0, sizeof gl);
-    long gidx[PC_MAX_KERNELS][2];
-    for (size_t k = 0; k < nk; k++)
-        for (unsigned z = 0; z < nsz; z++) {
-            struct sw_run r;
-            memset(&r, 0, sizeof r);
-            r.workload = sw_str(&gl, kern[k]);
-            r.size = sw_str(&gl, sizes[z]);
-            r.config = sw_str(&gl, PC_GPU_CONFIG);
-            gidx[k][z] = sw_add(&gl, &r);
-            if (gidx[k][z] < 0) {
-                sw_list_free(&gl);
-                return EXIT_USAGE;
-            }
+    for (size_t ci = 0; ci < ncase; ci++) {
+        struct pc_case *cs = &cases[ci];
+        struct sw_run r;
+        memset(&r, 0, sizeof r);
+        r.workload = sw_str(&gl, kern[cs->k]);
+        r.size = sw_str(&gl, cs->size);
+        r.config = sw_str(&gl, PC_GPU_CONFIG);
+        r.grid_scale = cs->gs;
+        cs->gidx = sw_add(&gl, &r);
+        if (cs->gidx < 0) {
+            sw_list_free(&gl);
+            free(cases);
+            return EXIT_USAGE;
         }
+    }
     char rdir[1100];
     pc_fmt(rdir, sizeof rdir, "%s/runs", o->dir);
     struct sw_exec x = {rdir, o->jobs, o->quiet, "pdp collect gpu"};
@@ -748,32 +805,34 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
         sw_probe(&x, &gl.r[i]);
     if (sw_execute(&x, &gl, 0, gl.n) < 0) {
         sw_list_free(&gl);
+        free(cases);
         return EXIT_SIM_ERROR;
     }
 
     /* 2. the kernels' CPU traces on 4 cores and on the cores left by each set's co-runners */
     struct jobs tl = {0}, hl = {0};
-    for (size_t k = 0; k < nk; k++)
-        for (unsigned z = 0; z < nsz; z++) {
-            unsigned used[PC_HOST_CORES + 1] = {0};
-            used[PC_HOST_CORES] = 1;
-            for (size_t s = 0; s < ns; s++) {
-                char app[PC_MAX_CO][32];
-                used[PC_HOST_CORES - set_apps(sets[s], app)] = 1;
-            }
-            for (unsigned c = 1; c <= PC_HOST_CORES; c++) {
-                if (!used[c])
-                    continue;
-                char name[160];
-                trace_name(name, sizeof name, kern[k], sizes[z], c);
-                struct job *j = job_add(&tl, JOB_TRACE, name);
-                if (j) {
-                    pc_fmt(j->wl, sizeof j->wl, "%s", kern[k]);
-                    pc_fmt(j->size, sizeof j->size, "%s", sizes[z]);
-                    j->cores = c;
-                }
+    for (size_t ci = 0; ci < ncase; ci++) {
+        const struct pc_case *cs = &cases[ci];
+        unsigned used[PC_HOST_CORES + 1] = {0};
+        used[PC_HOST_CORES] = 1;
+        for (size_t s = 0; s < ns; s++) {
+            char app[PC_MAX_CO][32];
+            used[PC_HOST_CORES - set_apps(sets[s], app)] = 1;
+        }
+        for (unsigned c = 1; c <= PC_HOST_CORES; c++) {
+            if (!used[c])
+                continue;
+            char name[160];
+            trace_name(name, sizeof name, cs->tag, c);
+            struct job *j = job_add(&tl, JOB_TRACE, name);
+            if (j) {
+                pc_fmt(j->wl, sizeof j->wl, "%s", kern[cs->k]);
+                pc_fmt(j->size, sizeof j->size, "%s", cs->size);
+                j->grid_scale = cs->gs;
+                j->cores = c;
             }
         }
+    }
     size_t bad = run_jobs(o, &tl, "traces");
 
     /* 3. the contention generators' and the DMA engine's streams */
@@ -860,45 +919,45 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
             }
     }
     /* the kernels on the CPU, alone and beside each set */
-    for (size_t k = 0; k < nk; k++)
-        for (unsigned z = 0; z < nsz; z++) {
-            char tn[160];
-            trace_name(tn, sizeof tn, kern[k], sizes[z], PC_HOST_CORES);
-            char *meta = job_text(o->dir, tn);
+    for (size_t ci = 0; ci < ncase; ci++) {
+        const struct pc_case *cs = &cases[ci];
+        char tn[160];
+        trace_name(tn, sizeof tn, cs->tag, PC_HOST_CORES);
+        char *meta = job_text(o->dir, tn);
+        if (!meta)
+            continue;
+        uint64_t q = quota_for(meta, qa);
+        pc_fmt(name, sizeof name, "cpu-%s-c4-none", cs->tag);
+        if ((j = job_add(&hl, JOB_HOST, name))) {
+            for (unsigned i = 0; i < PC_HOST_CORES; i++)
+                trace_core(j->app[i], sizeof j->app[0], o, tn, meta, i);
+            j->quota = q;
+        }
+        free(meta);
+        for (size_t s = 0; s < ns; s++) {
+            char app[PC_MAX_CO][32];
+            unsigned n = set_apps(sets[s], app), c = PC_HOST_CORES - n;
+            trace_name(tn, sizeof tn, cs->tag, c);
+            meta = job_text(o->dir, tn);
             if (!meta)
                 continue;
-            uint64_t q = quota_for(meta, qa);
-            pc_fmt(name, sizeof name, "cpu-%s-%s-c4-none", kern[k], sizes[z]);
+            q = quota_for(meta, qa);
+            set_label(lab, sizeof lab, sets[s]);
+            pc_fmt(name, sizeof name, "cpu-%s-c%u-%s", cs->tag, c, lab);
             if ((j = job_add(&hl, JOB_HOST, name))) {
-                for (unsigned i = 0; i < PC_HOST_CORES; i++)
+                for (unsigned i = 0; i < c; i++)
                     trace_core(j->app[i], sizeof j->app[0], o, tn, meta, i);
+                place_set(j, sets[s], c);
+                j->quota = q;
+            }
+            pc_fmt(name, sizeof name, "alone-%s-q%" PRIu64, lab, q);
+            if ((j = job_add(&hl, JOB_HOST, name))) {
+                place_set(j, sets[s], c);
                 j->quota = q;
             }
             free(meta);
-            for (size_t s = 0; s < ns; s++) {
-                char app[PC_MAX_CO][32];
-                unsigned n = set_apps(sets[s], app), c = PC_HOST_CORES - n;
-                trace_name(tn, sizeof tn, kern[k], sizes[z], c);
-                meta = job_text(o->dir, tn);
-                if (!meta)
-                    continue;
-                q = quota_for(meta, qa);
-                set_label(lab, sizeof lab, sets[s]);
-                pc_fmt(name, sizeof name, "cpu-%s-%s-c%u-%s", kern[k], sizes[z], c, lab);
-                if ((j = job_add(&hl, JOB_HOST, name))) {
-                    for (unsigned i = 0; i < c; i++)
-                        trace_core(j->app[i], sizeof j->app[0], o, tn, meta, i);
-                    place_set(j, sets[s], c);
-                    j->quota = q;
-                }
-                pc_fmt(name, sizeof name, "alone-%s-q%" PRIu64, lab, q);
-                if ((j = job_add(&hl, JOB_HOST, name))) {
-                    place_set(j, sets[s], c);
-                    j->quota = q;
-                }
-                free(meta);
-            }
         }
+    }
     bad += run_jobs(o, &hl, "host");
 
     /* 5. read everything back */
@@ -909,13 +968,14 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
     pc_fmt(name, sizeof name, "dma-none-q%" PRIu64, qa);
     dma0 = job_text(o->dir, name);
     double dma_rate0 = core_ipc(dma0, PC_DMA_CORE);
-    size_t cap = nk * nsz * (ns + 1);
+    size_t cap = ncase * (ns + 1);
     camp->rows = calloc(cap ? cap : 1, sizeof *camp->rows);
     if (!camp->rows) {
         free(dma0);
         sw_list_free(&gl);
         free(tl.j);
         free(hl.j);
+        free(cases);
         return EXIT_SIM_ERROR;
     }
     size_t skipped = 0;
@@ -926,12 +986,15 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
             bad++;
             continue;
         }
-        for (unsigned z = 0; z < nsz; z++) {
-            const struct sw_metrics *gm = st_m(&gl, gidx[k][z]);
+        for (size_t ci = 0; ci < ncase; ci++) {
+            const struct pc_case *cs = &cases[ci];
+            if (cs->k != k)
+                continue;
+            const struct sw_metrics *gm = st_m(&gl, cs->gidx);
             char tn[160];
-            trace_name(tn, sizeof tn, kern[k], sizes[z], PC_HOST_CORES);
+            trace_name(tn, sizeof tn, cs->tag, PC_HOST_CORES);
             char *meta4 = job_text(o->dir, tn);
-            pc_fmt(name, sizeof name, "cpu-%s-%s-c4-none", kern[k], sizes[z]);
+            pc_fmt(name, sizeof name, "cpu-%s-c4-none", cs->tag);
             char *h4 = job_text(o->dir, name);
             double tk = gm ? gm->cycles / (gmhz * 1e6) : NAN;
             double t_cpu = kernel_seconds(h4, meta4, PC_HOST_CORES);
@@ -946,7 +1009,8 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
             struct pc_row base;
             memset(&base, 0, sizeof base);
             pc_fmt(base.kernel, sizeof base.kernel, "%s", kern[k]);
-            pc_fmt(base.size, sizeof base.size, "%s", sizes[z]);
+            pc_fmt(base.size, sizeof base.size, "%s", cs->size);
+            base.grid_scale = cs->gs;
             base.x = stat;
             base.x.v[PDP_F_THREADS] = jnum(meta4, "threads");
             base.x.v[PDP_F_BUFFER_BYTES] = jnum(meta4, "mem_bytes");
@@ -969,10 +1033,10 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
                 char app[PC_MAX_CO][32];
                 unsigned n = set_apps(sets[s], app), c = PC_HOST_CORES - n;
                 set_label(lab, sizeof lab, sets[s]);
-                trace_name(tn, sizeof tn, kern[k], sizes[z], c);
+                trace_name(tn, sizeof tn, cs->tag, c);
                 char *meta = job_text(o->dir, tn);
                 uint64_t q = quota_for(meta, qa);
-                pc_fmt(name, sizeof name, "cpu-%s-%s-c%u-%s", kern[k], sizes[z], c, lab);
+                pc_fmt(name, sizeof name, "cpu-%s-c%u-%s", cs->tag, c, lab);
                 char *hk = job_text(o->dir, name);
                 pc_fmt(name, sizeof name, "alone-%s-q%" PRIu64, lab, q);
                 char *alq = job_text(o->dir, name);
@@ -1050,7 +1114,7 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
         fprintf(f, "# warpsim pdp collect --size %s: seconds; alone times in the rows without co-runners "
                    "(docs/heteropdp.md)\n",
                 o->size);
-        fprintf(f, "kernel,size");
+        fprintf(f, "kernel,size,grid_scale");
         for (int i = 0; i < PDP_F_COUNT; i++)
             fprintf(f, ",%s", pdp_feat_name((enum pdp_feat)i));
         fprintf(f, ",time_cpu_alone,time_gpu_alone,time_cpu_coloc,time_gpu_coloc,corunners,kernel_cores,"
@@ -1058,7 +1122,7 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
                    "cpu_alone_s,gpu_alone_s,co1,co1_sd_cpu,co1_sd_gpu,co2,co2_sd_cpu,co2_sd_gpu\n");
         for (size_t i = 0; i < camp->n; i++) {
             const struct pc_row *r = &camp->rows[i];
-            fprintf(f, "%s,%s", r->kernel, r->size);
+            fprintf(f, "%s,%s,%g", r->kernel, r->size, r->grid_scale);
             for (int q = 0; q < PDP_F_COUNT; q++)
                 fprintf(f, ",%.10g", r->x.v[q]);
             if (r->nco == 0)
@@ -1094,6 +1158,7 @@ int pc_collect(const struct pc_opts *o, struct pc_campaign *camp)
     sw_list_free(&gl);
     free(tl.j);
     free(hl.j);
+    free(cases);
     if (bad || skipped) {
         fprintf(stderr, "warpsim pdp collect: %zu jobs or files failed and %zu cases are missing; rerun to retry "
                         "(finished jobs are kept)\n",
@@ -1126,6 +1191,7 @@ int cmd_pdp_collect(int argc, char **argv)
     struct pc_opts o;
     memset(&o, 0, sizeof o);
     o.size = "tiny";
+    o.grid_scales = "1,0.25";
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
     char dir[600] = "";
@@ -1140,7 +1206,7 @@ int cmd_pdp_collect(int argc, char **argv)
             continue;
         }
         const char *opts[] = {"--size",    "--out",    "-o",          "--jobs", "-j",
-                              "--kernels", "--coruns", "--bubble-apps", "--quota"};
+                              "--kernels", "--coruns", "--bubble-apps", "--quota", "--grid-scales"};
         int known = 0;
         for (size_t q = 0; q < sizeof opts / sizeof opts[0]; q++)
             known |= strcmp(a, opts[q]) == 0;
@@ -1177,6 +1243,8 @@ int cmd_pdp_collect(int argc, char **argv)
             }
         } else if (strcmp(a, "--coruns") == 0) {
             o.coruns = v;
+        } else if (strcmp(a, "--grid-scales") == 0) {
+            o.grid_scales = v;
         } else {
             o.bubble_apps = v;
         }

@@ -25,12 +25,16 @@ struct pc_opts {
     const char *coruns;      /* comma list of co-runner sets ("mcf", "mcf+perlbench"), NULL: default */
     const char *bubble_apps; /* comma list of applications of the slowdown table, NULL: every co-runner */
     uint64_t quota;          /* instructions of the co-runners' alone, DMA and table runs; 0: the size's */
+    const char *grid_scales; /* comma list of factors on the CTA count of the workloads that take one
+                                (workload.grid_scale; `run --grid-scale`), NULL: their own grids only */
     int quiet;
 };
 
-/* One measured case: a kernel (workload at a size) alone (nco 0) or beside co-runners. */
+/* One measured case: a kernel (workload at a size, launched with its grid x grid_scale) alone (nco 0)
+   or beside co-runners. */
 struct pc_row {
     char kernel[48], size[8];
+    double grid_scale;                /* 1: the workload's own grid */
     unsigned nco;
     char co[PC_MAX_CO][32];
     struct pdp_features x;

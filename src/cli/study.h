@@ -56,6 +56,7 @@ struct sw_run {
     unsigned nset;
     int warps;                  /* also write NAME.warps.csv (per-warp records) */
     int no_alone;               /* run --no-alone (CPU-GPU chip: skip the alone runs; name gets _noalone) */
+    double grid_scale;          /* run --grid-scale (0 or 1 = the workload's grid; name gets _gF) */
     char name[SW_NAME_MAX];     /* file stem, derived from the above (sw_name) */
     /* outcome */
     enum sw_state state;

@@ -138,6 +138,11 @@ void sw_name(const struct sw_run *r, char *buf, size_t n)
     h = sw_fnv(h, r->warps ? "warps" : "");
     if (r->no_alone)
         h = sw_fnv(h, "noalone");   /* only when set: the names of older runs stay as they were */
+    char gs[32] = "";
+    if (r->grid_scale > 0 && r->grid_scale != 1.0) {
+        snprintf(gs, sizeof gs, "%g", r->grid_scale);
+        h = sw_fnv(h, gs);   /* likewise */
+    }
     for (unsigned i = 0; i < r->nset; i++) {
         h = sw_fnv(h, r->set_name[i]);
         h = sw_fnv(h, r->set_value[i]);
@@ -170,6 +175,8 @@ void sw_name(const struct sw_run *r, char *buf, size_t n)
         sw_name_part(name, sizeof name, "", "warps", &lossy);
     if (r->no_alone)
         sw_name_part(name, sizeof name, "", "noalone", &lossy);
+    if (gs[0])
+        sw_name_part(name, sizeof name, "g", gs, &lossy);
     if (strlen(name) > 150) {
         name[150] = '\0';
         lossy = 1;
@@ -222,6 +229,7 @@ long sw_add(struct sw_list *l, const struct sw_run *proto)
     r.seed = proto->seed;
     r.warps = proto->warps;
     r.no_alone = proto->no_alone;
+    r.grid_scale = proto->grid_scale;
     r.nset = proto->nset;
     for (unsigned i = 0; i < proto->nset; i++) {
         r.set_name[i] = sw_str(l, proto->set_name[i]);
@@ -632,6 +640,11 @@ int sw_argv(const struct sw_exec *x, const struct sw_run *r, char **argv, int ma
     }
     if (r->no_alone)
         ARG("--no-alone");
+    if (r->grid_scale > 0 && r->grid_scale != 1.0) {
+        snprintf(tmp, sizeof tmp, "%g", r->grid_scale);   /* as the name says it */
+        ARG("--grid-scale");
+        ARG(tmp);
+    }
     ARG("-o");
     sw_path(x, r, ".json", tmp, sizeof tmp);
     ARG(tmp);
@@ -692,6 +705,75 @@ static void sw_fmt_time(double s, char *buf, size_t n)
         snprintf(buf, n, "%lu:%02lu", t / 60, t % 60);
 }
 
+/* sw_execute's children (cli_pool_run): the pending runs of l from `first` */
+struct sw_pool {
+    const struct sw_exec *x;
+    struct sw_list *l;
+    size_t first, todo, done, failed;
+    double t_start;
+    int tty;
+    const char *label;
+};
+
+static pid_t sw_pool_start(size_t idx, void *u)
+{
+    struct sw_pool *p = u;
+    struct sw_run *r = &p->l->r[p->first + idx];
+    if (r->state != SW_PENDING)
+        return 0;
+    pid_t pid = sw_spawn(p->x, r);
+    if (pid < 0) {
+        r->state = SW_NORESULT;
+        r->exit_code = -1;
+        p->done++, p->failed++;
+        return 0;
+    }
+    return pid;
+}
+
+static void sw_pool_finished(size_t idx, int ws, double secs, unsigned running, void *u)
+{
+    struct sw_pool *p = u;
+    const struct sw_exec *x = p->x;
+    const char *label = p->label;
+    int tty = p->tty;
+    size_t done, todo = p->todo;
+    struct sw_run *r = &p->l->r[p->first + idx];
+    r->seconds = secs;
+    r->exit_code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+    r->state = SW_RAN;
+    sw_probe(x, r);
+    done = ++p->done;
+    int good = sw_good(r);
+    if (!good)
+        p->failed++;
+    if (x->quiet)
+        return;
+    double el = cli_now() - p->t_start;
+    char eta[32], elapsed[32];
+    sw_fmt_time(el, elapsed, sizeof elapsed);
+    sw_fmt_time(done < todo ? el / (double)done * (double)(todo - done) : 0, eta, sizeof eta);
+    if (tty)
+        fputs("\r\033[K", stderr);
+    if (!tty || !good) {
+        char why[1200] = "ok";
+        if (!good) {
+            char log[1024];
+            sw_path(x, r, ".log", log, sizeof log);
+            if (r->m.ok)
+                snprintf(why, sizeof why, "FAILED (%s, %s; see %s)", r->m.status,
+                         r->m.verified ? "verified" : "not verified", log);
+            else
+                snprintf(why, sizeof why, "FAILED (exit %d, no result; see %s)", r->exit_code, log);
+        }
+        fprintf(stderr, "[%s] %zu/%zu %s %s %.1fs, elapsed %s, ETA %s\n", label, done, todo, r->name, why,
+                r->seconds, elapsed, eta);
+    }
+    if (tty && done < todo)
+        fprintf(stderr, "[%s] %zu/%zu done, %u running, %zu failed, elapsed %s, ETA %s", label, done, todo,
+                running, p->failed, elapsed, eta);
+}
+
 int sw_execute(const struct sw_exec *x, struct sw_list *l, size_t first, size_t count)
 {
     if (sw_mkdirs(x->dir) != 0) {
@@ -725,84 +807,13 @@ int sw_execute(const struct sw_exec *x, struct sw_list *l, size_t first, size_t 
         fprintf(stderr, "[%s] %zu runs: %zu done before, %zu to run, %u at a time, results in %s/\n", label,
                 end - first, cached, todo, jobs, x->dir);
     }
-    struct { pid_t pid; size_t idx; double t0; } slot[256];
-    if (jobs > 256)
-        jobs = 256;
-    unsigned running = 0;
-    size_t next = first, done = 0, failed = 0;
-    double t_start = cli_now();
-    while (done < todo) {
-        while (running < jobs && next < end) {
-            struct sw_run *r = &l->r[next];
-            if (r->state != SW_PENDING) {
-                next++;
-                continue;
-            }
-            pid_t pid = sw_spawn(x, r);
-            if (pid < 0) {
-                r->state = SW_NORESULT;
-                r->exit_code = -1;
-                done++, failed++;
-                next++;
-                continue;
-            }
-            slot[running].pid = pid;
-            slot[running].idx = next;
-            slot[running].t0 = cli_now();
-            running++;
-            next++;
-        }
-        if (running == 0)
-            break;
-        int ws = 0;
-        pid_t pid = waitpid(-1, &ws, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            fprintf(stderr, "warpsim: waitpid: %s\n", strerror(errno));
-            return -1;
-        }
-        unsigned k = 0;
-        while (k < running && slot[k].pid != pid)
-            k++;
-        if (k == running)
-            continue;   /* not one of ours */
-        struct sw_run *r = &l->r[slot[k].idx];
-        r->seconds = cli_now() - slot[k].t0;
-        r->exit_code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-        r->state = SW_RAN;
-        sw_probe(x, r);
-        slot[k] = slot[--running];
-        done++;
-        int good = sw_good(r);
-        if (!good)
-            failed++;
-        if (x->quiet)
-            continue;
-        double el = cli_now() - t_start;
-        char eta[32], elapsed[32];
-        sw_fmt_time(el, elapsed, sizeof elapsed);
-        sw_fmt_time(done < todo ? el / (double)done * (double)(todo - done) : 0, eta, sizeof eta);
-        if (tty)
-            fputs("\r\033[K", stderr);
-        if (!tty || !good) {
-            char why[1200] = "ok";
-            if (!good) {
-                char log[1024];
-                sw_path(x, r, ".log", log, sizeof log);
-                if (r->m.ok)
-                    snprintf(why, sizeof why, "FAILED (%s, %s; see %s)", r->m.status,
-                             r->m.verified ? "verified" : "not verified", log);
-                else
-                    snprintf(why, sizeof why, "FAILED (exit %d, no result; see %s)", r->exit_code, log);
-            }
-            fprintf(stderr, "[%s] %zu/%zu %s %s %.1fs, elapsed %s, ETA %s\n", label, done, todo, r->name, why,
-                    r->seconds, elapsed, eta);
-        }
-        if (tty && done < todo)
-            fprintf(stderr, "[%s] %zu/%zu done, %u running, %zu failed, elapsed %s, ETA %s", label, done, todo,
-                    running, failed, elapsed, eta);
+    struct sw_pool p = {x, l, first, todo, 0, 0, cli_now(), tty, label};
+    if (cli_pool_run(end - first, jobs, sw_pool_start, sw_pool_finished, &p) != 0) {
+        fprintf(stderr, "warpsim: waitpid: %s\n", strerror(errno));
+        return -1;
     }
+    size_t failed = p.failed;
+    double t_start = p.t_start;
     if (tty && !x->quiet)
         fputs("\r\033[K", stderr);
     int bad = 0;

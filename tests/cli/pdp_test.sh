@@ -24,6 +24,11 @@ grep -q "tiny or small" "$T/e.txt" || fail "pdp collect: bad --size not explaine
 "$W" pdp collect --kernels nosuch --out "$T/x" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: unknown kernel: exit not 2"
 "$W" pdp collect --coruns nosuch --out "$T/x" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "pdp collect: unknown profile: exit not 2"
 "$W" pdp collect --help | grep -q "bubble.csv" || fail "pdp collect --help"
+"$W" pdp collect --help | grep -q -- "--grid-scales" || fail "pdp collect --help lacks --grid-scales"
+for g in 0 -1 x 1,,2000; do
+    "$W" pdp collect --grid-scales "$g" --out "$T/x" >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "--grid-scales $g: exit not 2"
+    grep -q -- "--grid-scales" "$T/e.txt" || fail "--grid-scales $g: the message does not name the option"
+done
 
 # ---- features: the bundled workload and its PTX file agree; every static class is counted
 "$W" pdp features --workload vecadd --json >"$T/f1.json" || fail "features --workload vecadd"
@@ -180,7 +185,8 @@ printf 'kernel,threads,time_cpu_alone\na,1,2\nb,two,3\n' >"$T/bad2.csv"
 grep -q "bad2.csv:3: error: column 2 'threads': 'two' is not a number" "$T/e.txt" || fail "bad number: $(cat "$T/e.txt")"
 "$W" pdp train "$T/none.csv" -o "$T/x.model" >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing CSV: exit not 2"
 [ ! -e "$T/x.model" ] || fail "a failed train wrote a model file"
-# ---- the simulated campaign, reduced (2 kernels, 1 co-runner, short co-runner runs) -> train -> schedule
+# ---- the simulated campaign, reduced (2 kernels, 1 co-runner, short co-runner runs) -> train -> schedule;
+#      vecadd (grid-stride) also at the default grid scale 0.25, mm (fixed grid) only at its own grid
 "$W" pdp collect --kernels vecadd,mm --coruns mcf --quota 20000 --out "$T/col" --jobs 2 --quiet \
     || fail "pdp collect (reduced): exit $?"
 python3 - "$T/col/pdp.csv" "$T/col/bubble.csv" <<'PY' || fail "pdp collect: implausible CSV or table"
@@ -190,7 +196,13 @@ need = ["kernel", "threads", "buffer_bytes", "cpu_salu", "cpu_smem", "cpu_valu",
         "cpu_atomic", "gpu_mem", "gpu_int", "gpu_fp", "gpu_math", "gpu_branch", "gpu_barrier", "llc_misses",
         "dram_util", "time_cpu_alone", "time_gpu_alone", "time_cpu_coloc", "time_gpu_coloc", "co1_sd_cpu", "co1_sd_gpu"]
 assert all(c in rows[0] for c in need), [c for c in need if c not in rows[0]]
-assert len(rows) == 4, len(rows)                      # 2 kernels x (alone, beside mcf)
+assert len(rows) == 6, len(rows)                      # (vecadd x 2 grids, mm) x (alone, beside mcf)
+cases = sorted((r["kernel"], r["size"], r["grid_scale"], float(r["threads"])) for r in rows if r["corunners"] == "")
+assert cases == [("mm", "tiny", "1", 5120.0), ("vecadd", "tiny", "0.25", 3072.0), ("vecadd", "tiny", "1", 12288.0)], cases
+# the thread axis: same kernel, same input, different threads spawned on both targets and different times
+v = {r["grid_scale"]: r for r in rows if r["kernel"] == "vecadd" and r["corunners"] == ""}
+assert v["1"]["buffer_bytes"] == v["0.25"]["buffer_bytes"] and v["1"]["transfer_in_bytes"] == v["0.25"]["transfer_in_bytes"]
+assert v["1"]["gpu_kernel_s"] != v["0.25"]["gpu_kernel_s"] and v["1"]["time_cpu_alone"] != v["0.25"]["time_cpu_alone"]
 for r in rows:
     alone = r["corunners"] == ""
     assert (r["time_cpu_alone"] != "") == alone and (r["time_gpu_alone"] != "") == alone
@@ -211,6 +223,10 @@ assert any(r["kind"] == "dma" and r["app"] == "mcf" for r in t)
 cpu = sorted((float(r["footprint"]), float(r["slowdown"])) for r in t if r["kind"] == "cpu")
 assert len(cpu) == 5 and cpu[-1][1] > cpu[0][1] > 0.9, cpu    # more pressure, more slowdown
 PY
+# the scaled grid's GPU run is a sweep run of its own, its name and command line carrying the factor
+grep -q -- '--grid-scale 0.25' "$T/col/runs/vecadd_tiny_c-pdp-s9150_g0.25.json" 2>/dev/null \
+    || fail "no GPU run vecadd_tiny_c-pdp-s9150_g0.25 with --grid-scale 0.25: $(ls "$T/col/runs")"
+[ -s "$T/col/jobs/trace-vecadd-tiny-g0.25-c4.json" ] || fail "no trace job of vecadd at grid scale 0.25: $(ls "$T/col/jobs")"
 # resumable: a rerun runs nothing and writes the same CSV
 cp "$T/col/pdp.csv" "$T/col1.csv"
 "$W" pdp collect --kernels vecadd,mm --coruns mcf --quota 20000 --out "$T/col" --jobs 2 >"$T/re.txt" 2>&1 \

@@ -44,8 +44,9 @@ struct bs_dev {
     ws_devptr call, put, spot, strike, years;
 };
 
-static ws_status bs_device(ws_ctx *ctx, ws_module *mod, struct bs_dev *d, const float *spot, const float *strike,
-                           const float *years, float *call, float *put, int n, unsigned *launches)
+static ws_status bs_device(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, struct bs_dev *d, const float *spot,
+                           const float *strike, const float *years, float *call, float *put, int n,
+                           unsigned *launches)
 {
     size_t bytes = (size_t)n * sizeof(float);
     WL_TRY(wl_upload(ctx, &d->spot, spot, bytes));
@@ -58,6 +59,8 @@ static ws_status bs_device(ws_ctx *ctx, ws_module *mod, struct bs_dev *d, const 
     unsigned ctas = (unsigned)((n + 2 * BS_BLOCK - 1) / (2 * BS_BLOCK));
     if (ctas > BS_MAX_CTAS)
         ctas = BS_MAX_CTAS;
+    /* --grid-scale: up to one option per thread */
+    ctas = wl_grid_ctas(o, ctas, (unsigned)((n + BS_BLOCK - 1) / BS_BLOCK));
     float riskfree = BS_RISKFREE, volatility = BS_VOLATILITY;
     void *args[] = {&d->call, &d->put, &d->spot, &d->strike, &d->years, &riskfree, &volatility, &n};
     WL_TRY(wsLaunchKernel(ctx, mod, "blackscholes", ws_dim(ctas, 1, 1), ws_dim(BS_BLOCK, 1, 1), 0, args));
@@ -84,7 +87,7 @@ static ws_status bs_run(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, st
     }
 
     struct bs_dev d = {0, 0, 0, 0, 0};
-    ws_status st = bs_device(ctx, mod, &d, spot, strike, years, call, put, n, &r->launches);
+    ws_status st = bs_device(ctx, mod, o, &d, spot, strike, years, call, put, n, &r->launches);
     if (st == WS_SUCCESS) {
         bs_reference(ref_call, ref_put, spot, strike, years, (size_t)n);
         /* Float rounding of d1 (a few ulp after logf, sqrtf and two
@@ -117,4 +120,5 @@ const struct workload wl_blackscholes = {
     .summary = "Black-Scholes call/put pricing: expf/logf/sqrtf/div software sequences, grid-stride loop",
     .tolerance = "rel 1e-4 abs 1e-4 vs double reference (float rounding of d1 and of prices up to 100)",
     .run = bs_run,
+    .grid_scale = 1,
 };

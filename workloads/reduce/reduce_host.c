@@ -59,6 +59,8 @@ static ws_status rd_run(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o, st
     /* tiny: n not a multiple of the grid stride, so tail threads get one element fewer */
     unsigned n = WL_BY_SIZE(o, 100000u, 1u << 23, 1u << 24);
     unsigned grid = WL_BY_SIZE(o, 40u, 120u, 240u);
+    /* --grid-scale: up to one element per thread; the partials and their reference follow the grid */
+    grid = wl_grid_ctas(o, grid, (n + RD_BLOCK - 1) / RD_BLOCK);
     struct wl_rng rng;
     wl_rng_seed(&rng, o->seed);
 
@@ -143,4 +145,5 @@ const struct workload wl_reduce = {
     .summary = "warp-shuffle sum reduction (shfl.down u32 + shfl.bfly f32), one atomic per CTA",
     .tolerance = "exact (u32 and f32 per-CTA partials, same order); f32 total: ctas*2^-24*sum|partial|",
     .run = rd_run,
+    .grid_scale = 1,
 };

@@ -36,6 +36,8 @@ static ws_status vecadd_run(ws_ctx *ctx, ws_module *mod, const struct wl_opts *o
     /* sizes: ~0.6M / ~65M / ~180M thread instructions (about 11 per element) */
     s.n = WL_BY_SIZE(o, (size_t)50000, (size_t)6000037, (size_t)16000057);
     unsigned grid = WL_BY_SIZE(o, 48u, 480u, 1920u);   /* 256-thread CTAs; several passes each */
+    /* --grid-scale: up to one element per thread */
+    grid = wl_grid_ctas(o, grid, (unsigned)((s.n + 255) / 256));
 
     s.a = wl_alloc(s.n * sizeof(float));
     s.b = wl_alloc(s.n * sizeof(float));
@@ -72,4 +74,5 @@ const struct workload wl_vecadd = {
     .summary = "c = a + b over floats, grid-stride loop: streaming coalesced loads/stores, tail divergence",
     .tolerance = "exact (one float add per element)",
     .run = vecadd_run,
+    .grid_scale = 1,
 };
