@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "study.h"
 
-#define LA_DEFAULT "hotspot,srad,conv,pathfinder,transpose,lud,gaussian,mm,nw,vecadd"
+#define LA_DEFAULT "hotspot,srad,conv,pathfinder,gabor,transpose,lud,gaussian,mm,sift,nw,nn,vecadd"
 #define LA_MAXW 32
 
 /* 1 = Type-I, 2 = Type-II, 3 = Type-III, 0 = not classified.  From the
@@ -28,16 +28,18 @@ static int la_group(const char *wl)
 {
     static const struct { const char *name; int type; } tab[] = {
         /* stencils and convolutions: a CTA's halo overlaps its x-neighbours' tiles */
-        {"hotspot", 1}, {"srad", 1}, {"pathfinder", 1}, {"conv", 1},
+        {"hotspot", 1}, {"srad", 1}, {"pathfinder", 1}, {"conv", 1}, {"gabor", 1},
         /* the CTAs that share data are a grid row apart (transpose's output columns, lud's and gaussian's
            column walks, ssc's "j" vectors), or the sharing is mixed (mm: A rows along x, B columns along y;
            sad) or data-dependent (bfs, spmv) */
         {"transpose", 2}, {"lud", 2}, {"gaussian", 2}, {"ssc", 2}, {"mm", 2}, {"sad", 2}, {"bfs", 2},
         {"spmv", 2},
+        /* sift's column blur pass: the CTAs that share lines are a grid row apart (003 Table 5.1: Type-II) */
+        {"sift", 2},
         /* every CTA reads its own data, or shared data is read by every CTA alike */
         {"nw", 3}, {"vecadd", 3}, {"histogram", 3}, {"backprop", 3}, {"reduce", 3}, {"kmeans", 3},
         {"blackscholes", 3}, {"scp", 3}, {"pvc", 3}, {"iix", 3}, {"sc", 3}, {"btree", 3}, {"aes", 3},
-        {"lib", 3}, {"cp", 3}, {"pf", 3}, {"stream", 3}, {"pchase", 3},
+        {"lib", 3}, {"cp", 3}, {"pf", 3}, {"stream", 3}, {"pchase", 3}, {"nn", 3},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strcmp(tab[i].name, wl) == 0)
