@@ -30,75 +30,12 @@
 #include <string.h>
 
 #include "test.h"
-#include "warpsim/warpsim.h"
-#include "host/ws_internal.h"
+#include "calib_fixture.h"
 #include "workload.h"
 #include "pchase/pchase.h"
 #include "stream/stream.h"
-#include "core/arena.h"
-#include "core/config.h"
-#include "mem/cache.h"
 #include "core/stats.h"
 #include "sys/gpu.h"
-#include "sys/gpu_config.h"
-
-#define LT_PRESET WARPSIM_SOURCE_DIR "/configs/gtx480.config"
-
-struct lt {
-    struct arena *arena;       /* owns the config's strings */
-    struct gpu_config g;
-    ws_ctx *ctx;
-    ws_module *mod;
-};
-
-static void lt_close(struct lt *t)
-{
-    if (t->ctx)
-        wsDestroy(t->ctx);
-    if (t->arena)
-        arena_free(t->arena);
-    memset(t, 0, sizeof *t);
-}
-
-/* Load the preset (for the expectations), with one option overridden when
-   name is not NULL, and a timing-mode context running the same machine with
-   the workload's PTX (wl NULL: the configuration only).  0 or -1
-   (reported). */
-static int lt_open(struct lt *t, const char *wl, const char *name, const char *value)
-{
-    memset(t, 0, sizeof *t);
-    t->arena = arena_new(0);
-    struct cfg c;
-    struct cfg_error err;
-    cfg_init(&c, t->arena);
-    if (cfg_load_file(&c, LT_PRESET, &err) != 0 || (name && cfg_set(&c, name, value, "test") != 0) ||
-        gpu_config_load(&t->g, &c, &err) != 0) {
-        char buf[1024];
-        cfg_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "  %s\n", buf);
-        return -1;
-    }
-    if (!wl)
-        return 0;
-    ws_ctx_opts o = {.mode = WS_MODE_TIMING, .num_sms = 0, .config_path = LT_PRESET};
-    ws_status st = wsCreate(&t->ctx, &o);
-    if (st == WS_SUCCESS && name)
-        st = ws_set_config_overrides(t->ctx, 1, &name, &value);
-    if (st != WS_SUCCESS) {
-        fprintf(stderr, "  timing-mode context: %s%s%s\n", wsStatusName(st), t->ctx ? ": " : "",
-                t->ctx ? wsGetErrorMessage(t->ctx) : "");
-        return -1;
-    }
-    /* from the source tree, as `warpsim run` does: loading the file also applies
-       its ptxas report (NAME.ptxas), whose register counts decide occupancy */
-    char path[512];
-    snprintf(path, sizeof path, "%s/workloads/%s/%s.ptx", WARPSIM_SOURCE_DIR, wl, wl);
-    if (wsModuleLoadFile(t->ctx, &t->mod, path) != WS_SUCCESS) {
-        fprintf(stderr, "  loading %s: %s\n", path, wsGetErrorMessage(t->ctx));
-        return -1;
-    }
-    return 0;
-}
 
 /* n cycles of a clock with period `per` ps, in core cycles */
 static double lt_core(const struct gpu_config *g, double n, sim_ps per)
@@ -114,14 +51,6 @@ static double lt_core(const struct gpu_config *g, double n, sim_ps per)
 static double lt_flits(const struct gpu_config *g, unsigned bytes)
 {
     return (double)((bytes + g->icnt_flit_size - 1) / g->icnt_flit_size);
-}
-
-static unsigned lt_line(const char *cache_string)
-{
-    struct cache_config cc;
-    char msg[128];
-    unsigned col;
-    return cache_config_parse(cache_string, &cc, msg, sizeof msg, &col) == 0 ? cc.line_size : 0;
 }
 
 static double lt_max(double a, double b) { return a > b ? a : b; }
@@ -163,7 +92,7 @@ static double lt_expect_l1(const struct gpu_config *g)
    after the reply arrived. */
 static double lt_net(const struct gpu_config *g)
 {
-    unsigned line = g->coalesce_sector ? g->coalesce_sector : lt_line(g->cache_dl1);
+    unsigned line = g->coalesce_sector ? g->coalesce_sector : calib_line(g->cache_dl1);
     double req = 1.0 + lt_flits(g, LT_PKT_HEADER) + g->icnt_latency;
     double rep = lt_flits(g, LT_PKT_HEADER + line) + g->icnt_latency;
     return lt_core(g, req + rep, g->ps_icnt) + 1.0;
@@ -183,7 +112,7 @@ static double lt_hop_dram(const struct gpu_config *g)
     unsigned ratio = g->dram_data_command_freq_ratio ? g->dram_data_command_freq_ratio : 1;
     double bc = lt_max((double)(g->dram_burst_length / ratio), 1.0);   /* data-bus cycles of a burst */
     unsigned burst_bytes = g->dram_buswidth * g->dram_burst_length;
-    unsigned bursts = (lt_line(g->cache_dl2) + burst_bytes - 1) / burst_bytes;   /* RD commands per line */
+    unsigned bursts = (calib_line(g->cache_dl2) + burst_bytes - 1) / burst_bytes;   /* RD commands per line */
     /* consecutive RDs of one request: tCCD, the bus, and tCCDL inside a bank group (one bank) */
     double ccd = lt_max(lt_max(t->tCCD, bc), t->nbkgrp > 1 ? t->tCCDL : 0);
     /* the request reaches the channel at the first DRAM edge after the lookup (half a DRAM cycle on
@@ -201,7 +130,7 @@ static double lt_expect_dram(const struct gpu_config *g) { return lt_round(g, lt
 
 /* Core cycles of one timed round of a level, from two launches differing only
    in their number of timed rounds (the same chain, warm-up and prologue). */
-static int lt_round_cycles(struct lt *t, enum pchase_level lv, double *round)
+static int lt_round_cycles(struct calib *t, enum pchase_level lv, double *round)
 {
     struct pchase_params pp;
     struct pchase_meas a, b;
@@ -233,9 +162,9 @@ static int lt_round_cycles(struct lt *t, enum pchase_level lv, double *round)
 static void lt_check_level(enum pchase_level lv, double (*expect)(const struct gpu_config *), int exact,
                            const char *name, const char *value)
 {
-    struct lt t;
-    if (lt_open(&t, "pchase", name, value) != 0) {
-        lt_close(&t);
+    struct calib t;
+    if (calib_open(&t, "pchase", name, value) != 0) {
+        calib_close(&t);
         T_FAIL_("no timing-mode context");
         return;
     }
@@ -251,7 +180,7 @@ static void lt_check_level(enum pchase_level lv, double (*expect)(const struct g
     } else {
         T_FAIL_("pchase launch failed");
     }
-    lt_close(&t);
+    calib_close(&t);
 }
 
 /* The exact checks need the fetch stage to keep up with one instruction per
@@ -259,10 +188,10 @@ static void lt_check_level(enum pchase_level lv, double (*expect)(const struct g
    preset; the 5% checks hold regardless. */
 static int lt_single_clock(void)
 {
-    struct lt t;
-    int ok = lt_open(&t, NULL, NULL, NULL) == 0 && t.g.ps_icnt == t.g.ps_core && t.g.ps_l2 == t.g.ps_core &&
+    struct calib t;
+    int ok = calib_open(&t, NULL, NULL, NULL) == 0 && t.g.ps_icnt == t.g.ps_core && t.g.ps_l2 == t.g.ps_core &&
              t.g.fetch_latency < t.g.ibuffer_size;
-    lt_close(&t);
+    calib_close(&t);
     return ok;
 }
 
@@ -277,9 +206,9 @@ TEST(pchase_dram_latency) { lt_check_level(PCHASE_DRAM, lt_expect_dram, 0, NULL,
    L1 < L2 < DRAM, and each within 5% of the model. */
 TEST(pchase_driver_levels)
 {
-    struct lt t;
-    if (lt_open(&t, "pchase", NULL, NULL) != 0) {
-        lt_close(&t);
+    struct calib t;
+    if (calib_open(&t, "pchase", NULL, NULL) != 0) {
+        calib_close(&t);
         T_FAIL_("no timing-mode context");
         return;
     }
@@ -297,7 +226,7 @@ TEST(pchase_driver_levels)
     double got[3] = {0, 0, 0};
     const char *p = strstr(r.detail, "per hop: ");
     if (!p || sscanf(p, "per hop: L1 %lf, L2 %lf, DRAM %lf", &got[0], &got[1], &got[2]) != 3) {
-        lt_close(&t);
+        calib_close(&t);
         T_FAIL_("no cycles per hop in the driver's detail");
         return;
     }
@@ -308,7 +237,7 @@ TEST(pchase_driver_levels)
         fprintf(stderr, "  level %d: %.3f cycles per hop, expected %.3f\n", i, got[i], want);
         CHECK_NEAR(got[i], want, 0.05 * want);
     }
-    lt_close(&t);
+    calib_close(&t);
 }
 
 /* DRAM counters summed over the channels */
@@ -320,9 +249,9 @@ static uint64_t lt_dram_sum(ws_ctx *ctx, const char *suffix)
 
 TEST(stream_bandwidth_below_peak)
 {
-    struct lt t;
-    if (lt_open(&t, "stream", NULL, NULL) != 0) {
-        lt_close(&t);
+    struct calib t;
+    if (calib_open(&t, "stream", NULL, NULL) != 0) {
+        calib_close(&t);
         T_FAIL_("no timing-mode context");
         return;
     }
@@ -340,7 +269,7 @@ TEST(stream_bandwidth_below_peak)
     CHECK_EQ_INT(r.verified, 1);
     CHECK_EQ_U64(m.bytes, 12ull * n);
     if (m.cycles == 0) {
-        lt_close(&t);
+        calib_close(&t);
         T_FAIL_("no cycles: not a timing-mode run");
         return;
     }
@@ -348,7 +277,7 @@ TEST(stream_bandwidth_below_peak)
        channels x bus width x data beats per command cycle / command period */
     double ps = (double)m.cycles * (double)t.g.ps_core;
     double got = (double)m.bytes / ps;
-    unsigned l2_line = lt_line(t.g.cache_dl2);
+    unsigned l2_line = calib_line(t.g.cache_dl2);
     double dram = (double)(rd + wr) * l2_line / ps;
     double peak = (double)t.g.n_mem * t.g.dram_buswidth * t.g.dram_data_command_freq_ratio / (double)t.g.ps_dram;
     fprintf(stderr,
@@ -364,7 +293,7 @@ TEST(stream_bandwidth_below_peak)
     /* A bandwidth-bound kernel that fills the machine keeps the DRAM buses
        busy more than half of the time. */
     CHECK(dram >= 0.5 * peak);
-    lt_close(&t);
+    calib_close(&t);
 }
 
 TEST_MAIN()

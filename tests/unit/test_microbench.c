@@ -37,83 +37,23 @@
 #include <string.h>
 
 #include "test.h"
-#include "warpsim/warpsim.h"
-#include "host/ws_internal.h"
+#include "calib_fixture.h"
 #include "workload.h"
 #include "cachebw/cachebw.h"
 #include "bankconf/bankconf.h"
 #include "atomics/atomics.h"
 #include "diverge/diverge.h"
 #include "ctarate/ctarate.h"
-#include "core/arena.h"
-#include "core/config.h"
 #include "core/stats.h"
-#include "mem/cache.h"
 #include "sys/gpu.h"
-#include "sys/gpu_config.h"
 
-#define MB_PRESET WARPSIM_SOURCE_DIR "/configs/gtx480.config"
-
-struct mb {
-    struct arena *arena;       /* owns the config's strings */
-    struct gpu_config g;
-    ws_ctx *ctx;
-    ws_module *mod;
-};
-
-static void mb_close(struct mb *t)
-{
-    if (t->ctx)
-        wsDestroy(t->ctx);
-    if (t->arena)
-        arena_free(t->arena);
-    memset(t, 0, sizeof *t);
-}
-
-/* The preset (for the expectations), with one option overridden when name is
-   not NULL, and a timing-mode context running the same machine with the
-   workload's PTX.  0 or -1 (reported). */
-static int mb_open(struct mb *t, const char *wl, const char *name, const char *value)
-{
-    memset(t, 0, sizeof *t);
-    t->arena = arena_new(0);
-    struct cfg c;
-    struct cfg_error err;
-    cfg_init(&c, t->arena);
-    if (cfg_load_file(&c, MB_PRESET, &err) != 0 || (name && cfg_set(&c, name, value, "test") != 0) ||
-        gpu_config_load(&t->g, &c, &err) != 0) {
-        char buf[1024];
-        cfg_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "  %s\n", buf);
-        return -1;
-    }
-    ws_ctx_opts o = {.mode = WS_MODE_TIMING, .num_sms = 0, .config_path = MB_PRESET};
-    ws_status st = wsCreate(&t->ctx, &o);
-    if (st == WS_SUCCESS && name)
-        st = ws_set_config_overrides(t->ctx, 1, &name, &value);
-    if (st != WS_SUCCESS) {
-        fprintf(stderr, "  timing-mode context: %s%s%s\n", wsStatusName(st), t->ctx ? ": " : "",
-                t->ctx ? wsGetErrorMessage(t->ctx) : "");
-        return -1;
-    }
-    /* from the source tree, as `warpsim run` does: loading the file also applies its ptxas
-       report (NAME.ptxas), whose register counts decide occupancy */
-    char path[512];
-    snprintf(path, sizeof path, "%s/workloads/%s/%s.ptx", WARPSIM_SOURCE_DIR, wl, wl);
-    if (wsModuleLoadFile(t->ctx, &t->mod, path) != WS_SUCCESS) {
-        fprintf(stderr, "  loading %s: %s\n", path, wsGetErrorMessage(t->ctx));
-        return -1;
-    }
-    return 0;
-}
-
-#define MB_OPEN(t, wl, name, value)                         \
-    do {                                                    \
-        if (mb_open(&(t), wl, name, value) != 0) {          \
-            mb_close(&(t));                                 \
-            T_FAIL_("no timing-mode context for %s", wl);   \
-            return;                                         \
-        }                                                   \
+#define MB_OPEN(t, wl, name, value)                       \
+    do {                                                  \
+        if (calib_open(&(t), wl, name, value) != 0) {     \
+            calib_close(&(t));                            \
+            T_FAIL_("no timing-mode context for %s", wl); \
+            return;                                       \
+        }                                                 \
     } while (0)
 
 static struct wl_result mb_result(void)
@@ -122,14 +62,6 @@ static struct wl_result mb_result(void)
     memset(&r, 0, sizeof r);
     r.verified = 1;
     return r;
-}
-
-static unsigned mb_line(const char *cache_string)
-{
-    struct cache_config cc;
-    char msg[128];
-    unsigned col;
-    return cache_config_parse(cache_string, &cc, msg, sizeof msg, &col) == 0 ? cc.line_size : 0;
 }
 
 /* A packet of `bytes` payload behind the 8-byte header, in flits (docs/timing.md: a read
@@ -152,12 +84,12 @@ static uint64_t mb_stat(ws_ctx *ctx, const char *prefix, const char *suffix)
 /* Bytes an SM's L1D can deliver per core cycle: one block per cycle. */
 static double mb_l1d_peak(const struct gpu_config *g)
 {
-    return g->coalesce_sector ? (double)g->coalesce_sector : (double)mb_line(g->cache_dl1);
+    return g->coalesce_sector ? (double)g->coalesce_sector : (double)calib_line(g->cache_dl1);
 }
 
 TEST(cachebw_l1d_bandwidth)
 {
-    struct mb t;
+    struct calib t;
     MB_OPEN(t, "cachebw", NULL, NULL);
     struct cachebw_params pp;
     cachebw_level_params(CACHEBW_L1, WL_TINY, &pp);
@@ -176,13 +108,13 @@ TEST(cachebw_l1d_bandwidth)
     CHECK_EQ_INT(st, WS_SUCCESS);
     CHECK_EQ_INT(r.verified, 1);
     if (st != WS_SUCCESS || !(b.sm_window > a.sm_window)) {
-        mb_close(&t);
+        calib_close(&t);
         T_FAIL_("no windows");
         return;
     }
     /* only the warm-up pass of each launch misses (a line's first access, or one merged
        into its pending miss): every timed block access hits */
-    uint64_t blocks_per_pass = (uint64_t)pp.block / 32u * pp.loads * (CACHEBW_VEC * 32u / mb_line(t.g.cache_dl1));
+    uint64_t blocks_per_pass = (uint64_t)pp.block / 32u * pp.loads * (CACHEBW_VEC * 32u / calib_line(t.g.cache_dl1));
     CHECK(ms <= 2u * blocks_per_pass);
     CHECK(rd - ms >= (uint64_t)(p1 + p2) * blocks_per_pass);
     double steady = (double)(b.bytes - a.bytes) / (b.sm_window - a.sm_window);
@@ -200,7 +132,7 @@ TEST(cachebw_l1d_bandwidth)
        per cycle, ibuffer_size instructions at most) and the loop branch every 8 loads leave
        the unit idle now and then. */
     CHECK(steady >= 0.9 * peak);
-    mb_close(&t);
+    calib_close(&t);
 }
 
 /* ---- L2 bandwidth -------------------------------------------------------------------------- */
@@ -211,7 +143,7 @@ TEST(cachebw_l1d_bandwidth)
    takes icnt_bandwidth flits per interconnect cycle from it. */
 static double mb_l2_peak(const struct gpu_config *g, unsigned sms)
 {
-    unsigned line = g->coalesce_sector ? g->coalesce_sector : mb_line(g->cache_dl1);
+    unsigned line = g->coalesce_sector ? g->coalesce_sector : calib_line(g->cache_dl1);
     double link = (double)line * g->icnt_flits_per_cycle / mb_flits(g, line) * (double)g->ps_core / (double)g->ps_icnt;
     double lookup = (double)line * (double)g->ps_core / (double)g->ps_l2;
     return mb_min(g->n_sub_partitions * mb_min(link, lookup), sms * link);
@@ -219,10 +151,10 @@ static double mb_l2_peak(const struct gpu_config *g, unsigned sms)
 
 static void mb_l2_case(const char *name, const char *value, double *got, double *peak)
 {
-    struct mb t;
+    struct calib t;
     *got = *peak = 0;
-    if (mb_open(&t, "cachebw", name, value) != 0) {
-        mb_close(&t);
+    if (calib_open(&t, "cachebw", name, value) != 0) {
+        calib_close(&t);
         T_FAIL_("no timing-mode context");
         return;
     }
@@ -240,7 +172,7 @@ static void mb_l2_case(const char *name, const char *value, double *got, double 
     /* every load of both launches missed the L1D (each SM reads each line once per launch),
        and the timed launch's every line came from the L2 (the pre-warm launch's lines may
        come from DRAM) */
-    unsigned line = mb_line(t.g.cache_dl1);
+    unsigned line = calib_line(t.g.cache_dl1);
     CHECK_EQ_U64(ms, rd);
     CHECK(l2h >= (uint64_t)pp.grid * (pp.bytes / line));
     *got = m.total;
@@ -252,7 +184,7 @@ static void mb_l2_case(const char *name, const char *value, double *got, double 
     fprintf(stderr, "  L2%s%s%s: %.2f bytes/core cycle over %u SMs (window %llu cycles), ceiling %.2f (%.0f%%)\n",
             name ? " with -" : "", name ? name : "", name ? value : "", *got, m.sms,
             (unsigned long long)m.window, *peak, 100.0 * *got / *peak);
-    mb_close(&t);
+    calib_close(&t);
 }
 
 TEST(cachebw_l2_bandwidth)
@@ -298,7 +230,7 @@ static unsigned mb_passes(const struct gpu_config *g, unsigned stride)
 
 TEST(bankconf_cycles_per_access)
 {
-    struct mb t;
+    struct calib t;
     MB_OPEN(t, "bankconf", NULL, NULL);
     struct bankconf_meas a, b;
     struct wl_result r = mb_result();
@@ -311,7 +243,7 @@ TEST(bankconf_cycles_per_access)
     CHECK_EQ_INT(st, WS_SUCCESS);
     CHECK_EQ_INT(r.verified, 1);
     if (st != WS_SUCCESS) {
-        mb_close(&t);
+        calib_close(&t);
         return;
     }
     /* the extra passes the SMs counted: (passes - 1) per access, warm-up round included */
@@ -343,7 +275,7 @@ TEST(bankconf_cycles_per_access)
             CHECK(a.sm[c] != a.sm[d]);
     /* proportional to the degree: stride 32 costs (passes(32) / passes(2)) times stride 2 */
     CHECK_NEAR(got[6] / got[2], (double)mb_passes(&t.g, 32) / mb_passes(&t.g, 2), 0.03 * mb_passes(&t.g, 32));
-    mb_close(&t);
+    calib_close(&t);
 }
 
 /* ---- atomics ------------------------------------------------------------------------------- */
@@ -358,7 +290,7 @@ static unsigned mb_atomic_lanes(enum atomics_mode mode) { return mode == ATOMICS
 /* Core cycles a slice needs per atomic request of a mode. */
 static double mb_atomic_req_cycles(const struct gpu_config *g, enum atomics_mode mode)
 {
-    unsigned blk = g->coalesce_sector ? g->coalesce_sector : mb_line(g->cache_dl1);
+    unsigned blk = g->coalesce_sector ? g->coalesce_sector : calib_line(g->cache_dl1);
     unsigned bytes = mb_atomic_lanes(mode) * 4u < blk ? mb_atomic_lanes(mode) * 4u : blk;
     double icnt = (double)g->ps_icnt / (double)g->ps_core / g->icnt_flits_per_cycle;
     double per_req = (double)mb_flits(g, bytes) * icnt;   /* request and reply carry the same bytes */
@@ -374,7 +306,7 @@ static double mb_atomic_peak(const struct gpu_config *g, enum atomics_mode mode)
 
 TEST(atomics_throughput)
 {
-    struct mb t;
+    struct calib t;
     MB_OPEN(t, "atomics", NULL, NULL);
     double got[ATOMICS_NMODES];
     for (int k = 0; k < ATOMICS_NMODES; k++) {
@@ -416,7 +348,7 @@ TEST(atomics_throughput)
     }
     /* distinct words spread the same requests over every slice: faster than one address */
     CHECK(got[ATOMICS_WORDS] > 2.0 * got[ATOMICS_ONE]);
-    mb_close(&t);
+    calib_close(&t);
 }
 
 /* ---- divergence ------------------------------------------------------------------------------ */
@@ -440,7 +372,7 @@ static double mb_path_cost(const struct gpu_config *g)
 
 TEST(diverge_paths_serialise)
 {
-    struct mb t;
+    struct calib t;
     MB_OPEN(t, "diverge", NULL, NULL);
     struct diverge_meas a, b;
     struct wl_result r = mb_result();
@@ -451,7 +383,7 @@ TEST(diverge_paths_serialise)
     CHECK_EQ_INT(st, WS_SUCCESS);
     CHECK_EQ_INT(r.verified, 1);
     if (st != WS_SUCCESS) {
-        mb_close(&t);
+        calib_close(&t);
         return;
     }
     double it[DIVERGE_NCTAS];
@@ -471,14 +403,14 @@ TEST(diverge_paths_serialise)
         if (t.g.max_insn_issue_per_warp == 1 && t.g.fetch_latency < t.g.ibuffer_size)
             CHECK_NEAR(it[c], want, 1e-9);
     }
-    mb_close(&t);
+    calib_close(&t);
 }
 
 /* ---- CTA launch rate ------------------------------------------------------------------------- */
 
 TEST(ctarate_dispatch)
 {
-    struct mb t;
+    struct calib t;
     MB_OPEN(t, "ctarate", NULL, NULL);
     struct ctarate_meas m;
     struct wl_result r = mb_result();
@@ -500,7 +432,7 @@ TEST(ctarate_dispatch)
             m.per_cta[CTARATE_TINY], m.insns_per_cta[CTARATE_TINY], fetch);
     CHECK(m.per_cta[CTARATE_TINY] >= fetch);
     CHECK(m.per_cta[CTARATE_TINY] <= 1.25 * fetch);
-    mb_close(&t);
+    calib_close(&t);
 }
 
 /* The drivers' one-launch figures (what `warpsim run NAME` reports) parse and agree with the
@@ -509,7 +441,7 @@ TEST(microbench_drivers)
 {
     static const char *const names[] = {"cachebw", "bankconf", "atomics", "diverge", "ctarate"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        struct mb t;
+        struct calib t;
         MB_OPEN(t, names[i], NULL, NULL);
         const struct workload *w = wl_find(names[i]);
         REQUIRE(w && w->micro == 1);
@@ -549,7 +481,7 @@ TEST(microbench_drivers)
             if (p)
                 CHECK_NEAR(x, 1.0, 1e-9);
         }
-        mb_close(&t);
+        calib_close(&t);
     }
 }
 
