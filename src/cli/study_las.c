@@ -217,7 +217,9 @@ int study_las(const struct st_opts *o)
     snprintf(msr, sizeof msr, "Type-II: LAS-CTA %.2fx vs BCS %.2fx (geometric mean): %+.0f%%", gm_ipc[2][LA_LAS],
              gm_ipc[2][LA_BCS], 100.0 * (gm_ipc[2][LA_LAS] / gm_ipc[2][LA_BCS] - 1.0));
     st_check(f, score,
-             isfinite(gm_ipc[2][LA_BCS]) && isfinite(gm_ipc[2][LA_LAS]) ? gm_ipc[2][LA_LAS] > gm_ipc[2][LA_BCS] : -1,
+             isfinite(gm_ipc[2][LA_BCS]) && isfinite(gm_ipc[2][LA_LAS])
+                 ? gm_ipc[2][LA_LAS] > 1.02 * gm_ipc[2][LA_BCS]   /* the 2% margin of every speedup check */
+                 : -1,
              "Column-major / mixed (Type-II) workloads: the locality-aware CTA scheduler beats BCS",
              "+24-26% over BCS (sec. 5, 5.1)", msr);
     snprintf(msr, sizeof msr, "Type-III: LAS-CTA %.2fx, BCS %.2fx (geometric mean)", gm_ipc[3][LA_LAS],
@@ -231,14 +233,15 @@ int study_las(const struct st_opts *o)
         snprintf(msr, sizeof msr, "+warp over LAS-CTA: Type-I %+.1f%%, Type-II %+.1f%%",
                  100.0 * (gm_ipc[1][LA_LASW] / gm_ipc[1][LA_LAS] - 1.0),
                  100.0 * (gm_ipc[2][LA_LASW] / gm_ipc[2][LA_LAS] - 1.0));
-        st_check(f, score, isfinite(a) ? a >= 1.0 : -1, "The locality-aware warp scheduler adds a little on top",
+        st_check(f, score, isfinite(a) ? a > 1.02 : -1, "The locality-aware warp scheduler adds a little on top",
                  "+3% on average for Type-I and II (sec. 5.2)", msr);
     }
     snprintf(msr, sizeof msr, "Type-II L1D miss rate: RR %.0f%%, BCS %.0f%%, LAS-CTA %.0f%%", 100.0 * am_miss[2][LA_RR],
              100.0 * am_miss[2][LA_BCS], 100.0 * am_miss[2][LA_LAS]);
     st_check(f, score,
-             isfinite(am_miss[2][LA_LAS]) && isfinite(am_miss[2][LA_BCS]) ? am_miss[2][LA_LAS] < am_miss[2][LA_BCS]
-                                                                          : -1,
+             isfinite(am_miss[2][LA_LAS]) && isfinite(am_miss[2][LA_BCS])
+                 ? am_miss[2][LA_LAS] < am_miss[2][LA_BCS] - 0.005   /* half a percentage point */
+                 : -1,
              "The locality-aware CTA scheduler lowers the L1D miss rate where BCS cannot (Type-II)",
              "10% lower miss rate than BCS (sec. 5.1)", msr);
     st_score(f, score);
