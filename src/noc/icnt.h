@@ -15,7 +15,11 @@
  *    together), and a packet is delivered to the output buffer
  *    (icnt_out_buffer flits) icnt_latency cycles after its last flit
  *    crossed.  A full output buffer blocks the crossing (so a slow consumer
- *    fills the network back to the sources).
+ *    fills the network back to the sources).  -warpsim_icnt_vcs splits each
+ *    input buffer into virtual channels whose head packets request their
+ *    outputs independently (packets of one input for one output keep their
+ *    order), and -warpsim_icnt_input_speedup lets that many VCs of an input
+ *    send in one cycle; both default to 1, one FIFO per input.
  *  - mesh (src/noc/mesh.c): a 2D mesh of input-buffered, pipelined routers
  *    with virtual channels, credit-based flow control and XY routing; the
  *    sources and destinations sit on nodes (src/noc/mesh_place.c).  The

@@ -150,6 +150,10 @@ const struct cfg_opt gpu_config_opts[] = {
     O("warpsim_icnt_input_buffer", CFG_UINT, icnt_in_buffer, "16", 1, 4096, "flits buffered per input port"),
     O("warpsim_icnt_output_buffer", CFG_UINT, icnt_out_buffer, "16", 1, 4096, "flits buffered per output port"),
     O("warpsim_icnt_bandwidth", CFG_UINT, icnt_flits_per_cycle, "1", 1, 64, "flits an output accepts per cycle"),
+    O("warpsim_icnt_vcs", CFG_UINT, icnt_vcs, "1", 1, 16,
+      "crossbar only: virtual channels per input port, splitting -warpsim_icnt_input_buffer (1: one FIFO)"),
+    O("warpsim_icnt_input_speedup", CFG_UINT, icnt_input_speedup, "1", 1, 16,
+      "crossbar only: VCs of one input port that may send in the same cycle, to different outputs"),
     O("warpsim_icnt", CFG_STRING, icnt_kind_name, "xbar", 0, 0,
       "interconnect: xbar (input-buffered crossbar) or mesh (2D mesh, VCs, credits, XY routing)"),
     O("warpsim_mesh_cols", CFG_UINT, mesh_cols, "0", 0, 256,
@@ -751,6 +755,12 @@ int gpu_config_load(struct gpu_config *g, struct cfg *c, struct cfg_error *err)
         return gc_fail(c, err, "warpsim_icnt_output_buffer", "icnt_flit_size",
                        "-warpsim_icnt_output_buffer: %u flits cannot hold a %u-byte line in %u-byte flits (needs %u)",
                        g->icnt_out_buffer, max_line, g->icnt_flit_size, pkt_flits);
+    /* every crossbar VC needs at least one flit of the input buffer; a packet larger than its VC still
+       enters it when it is empty (src/noc/xbar.c), so a VC smaller than a line is slow, not stuck */
+    if (g->icnt_vcs > g->icnt_in_buffer)
+        return gc_fail(c, err, "warpsim_icnt_vcs", "warpsim_icnt_input_buffer",
+                       "-warpsim_icnt_vcs: %u VCs cannot share a %u-flit input buffer (-warpsim_icnt_input_buffer)",
+                       g->icnt_vcs, g->icnt_in_buffer);
 
     /* interconnect kind; the mesh's size, partitioning and placement */
     if (gc_icnt(g, c, err))

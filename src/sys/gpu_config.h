@@ -127,6 +127,8 @@ struct gpu_config {
     unsigned icnt_in_buffer;        /* -warpsim_icnt_input_buffer: flits buffered per input port */
     unsigned icnt_out_buffer;       /* -warpsim_icnt_output_buffer: flits buffered per output port */
     unsigned icnt_flits_per_cycle;  /* -warpsim_icnt_bandwidth: flits an output port accepts per cycle */
+    unsigned icnt_vcs;              /* -warpsim_icnt_vcs: crossbar VCs per input port (0 or 1: one FIFO) */
+    unsigned icnt_input_speedup;    /* -warpsim_icnt_input_speedup: crossbar VCs of an input sending per cycle */
 
     /* ---- interconnect kind; the 2D mesh (src/noc/mesh.c, docs/timing_icnt.md) ---- */
     const char *icnt_kind_name;     /* -warpsim_icnt: xbar | mesh */
