@@ -268,4 +268,21 @@ printf 'app,kind,cores,footprint,slowdown\nmcf,cpu,3,1000,-1\n' >"$T/badb.csv"
     --corun-app mcf >"$T/e.txt" 2>&1; [ $? -eq 2 ] || fail "bad table: exit not 2"
 grep -q "badb.csv:2:16: error: expected a slowdown" "$T/e.txt" || fail "bad table: no FILE:LINE:COL: $(cat "$T/e.txt")"
 
+# ---- the study (000 Fig. 6.7-6.14) on a reduced campaign: three kernels, one co-runner
+"$W" study heteropdp --size tiny --workloads vecadd,mm,histogram --mixes mcf -j 2 -o "$T/hp" >"$T/hp.txt" 2>"$T/hp.err" \
+    || fail "study heteropdp: exit $?: $(tail -3 "$T/hp.err")"
+grep -q "^Target selection (Fig. 6.7, 6.13)" "$T/hp.txt" || fail "study heteropdp prints no target-selection table"
+grep -q "^agreement with the seed: [0-9] of 9 comparisons" "$T/hp.txt" || fail "study heteropdp: no agreement line"
+[ -s "$T/hp/report.html" ] && [ -s "$T/hp/heteropdp.txt" ] || fail "study heteropdp: report files missing"
+python3 - "$T/hp/cases.csv" <<'PY' || fail "study heteropdp: cases.csv"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert sorted({r["kernel"] for r in rows}) == ["histogram", "mm", "vecadd"], rows
+assert len(rows) == 6 and sorted(r["corunners"] for r in rows) == [""] * 3 + ["mcf"] * 3, rows
+# out-of-sample predictions (each kernel's models trained on the other two) exist and are positive
+pred = [float(r["pred_cpu_alone"]) for r in rows]
+assert any(math.isfinite(p) and p > 0 for p in pred), pred
+assert all(r["optimal"] in ("CPU", "GPU") for r in rows), rows
+PY
+
 echo "pdp_test: ok"
