@@ -146,7 +146,7 @@ struct gpu {
     struct sm_cta_view *views;         /* [n_sms] */
     uint64_t next_cta, n_ctas;
     uint64_t ctas_before_launch;        /* CTAs of the run's earlier launches (-gpgpu_max_cta counts them) */
-    uint64_t ctas_issued;               /* CTAs of this launch dispatched so far (time series: ctas_unissued) */
+    uint64_t ctas_issued;               /* CTAs of this launch dispatched so far (-gpgpu_max_cta; time series) */
     unsigned cur_cta_warps;            /* warps per CTA of the running kernel */
     /* CTAs in flight per SM (UINT64_MAX = free entry); seq = dispatch order on
        the GPU (most recently assigned = largest), slot = the SM's CTA slot */

@@ -335,15 +335,12 @@ static uint64_t ctas_before(const struct gpu *g)
     return n;
 }
 
-/* CTAs of this launch dispatched so far: finished plus resident. */
-static uint64_t ctas_dispatched_now(const struct gpu *g);
-
 /* How many more CTAs may be dispatched now (UINT64_MAX: no limit). */
 static uint64_t cta_budget(const struct gpu *g)
 {
     if (!g->cfg.max_ctas)
         return UINT64_MAX;
-    uint64_t used = g->ctas_before_launch + ctas_dispatched_now(g);
+    uint64_t used = g->ctas_before_launch + g->ctas_issued;   /* this launch's: finished plus resident */
     return g->cfg.max_ctas > used ? g->cfg.max_ctas - used : 0;
 }
 
@@ -796,14 +793,6 @@ static uint64_t ctas_done_now(const struct gpu *g)
     for (unsigned i = 0; i < g->n_sms; i++)
         done += sm_get_metrics(g->sm[i])->ctas_done;
     return done - g->sum_start[GS_CTAS_DONE];
-}
-
-static uint64_t ctas_dispatched_now(const struct gpu *g)
-{
-    uint64_t n = ctas_done_now(g);
-    for (unsigned i = 0; i < g->n_sms; i++)
-        n += sm_resident_ctas(g->sm[i]);
-    return n;
 }
 
 /* One of the run's limits reached after `kcyc` core cycles of the launch under way: the message. */
