@@ -162,6 +162,16 @@ static ws_status setup_timing(ws_ctx *ctx, struct wl_exec *x)
         (dst) = buf_;                               \
     } while (0)
 
+/* The workload's embedded PTX as a module of ctx, named as its source file in messages. */
+static ws_status wl_module_load(ws_ctx *ctx, const struct workload *wl, ws_module **mod)
+{
+    size_t len = 0;
+    const char *text = wl_ptx_text(wl->name, &len);
+    char name[256];
+    snprintf(name, sizeof name, "workloads/%s/%s.ptx", wl->name, wl->name);
+    return text ? wsModuleLoadData(ctx, mod, text, len, name) : WS_ERROR_NOT_FOUND;
+}
+
 ws_status cli_exec_workload(struct wl_exec *x)
 {
     ws_ctx *ctx = NULL;
@@ -205,10 +215,7 @@ ws_status cli_exec_workload(struct wl_exec *x)
         }
     } else {
         size_t len = 0;
-        const char *text = wl_ptx_text(x->wl->name, &len);
-        char name[256];
-        snprintf(name, sizeof name, "workloads/%s/%s.ptx", x->wl->name, x->wl->name);
-        x->status = text ? wsModuleLoadData(ctx, &mod, text, len, name) : WS_ERROR_NOT_FOUND;
+        x->status = wl_module_load(ctx, x->wl, &mod);
         const char *pa = x->status == WS_SUCCESS ? cli_wl_ptxas_text(x->wl->name, &len) : NULL;
         if (pa)
             ws_module_apply_ptxas(mod, pa, len);
@@ -301,11 +308,7 @@ ws_status cli_traced_workload_run(const struct workload *wl, const struct wl_opt
         lim.max_seconds = CLI_DEFAULT_MAX_SECONDS;
         wsSetLimits(ctx, &lim);
         ws_set_grid_runner(ctx, kt_run_grid, t);
-        size_t len = 0;
-        const char *text = wl_ptx_text(wl->name, &len);
-        char mname[256];
-        snprintf(mname, sizeof mname, "workloads/%s/%s.ptx", wl->name, wl->name);
-        st = text ? wsModuleLoadData(ctx, &mod, text, len, mname) : WS_ERROR_NOT_FOUND;
+        st = wl_module_load(ctx, wl, &mod);
     }
     if (st == WS_SUCCESS) {
         res->verified = 1;
