@@ -692,6 +692,8 @@ static void study_usage(FILE *f)
           "                           H1, H2) instead of the study's selection; heteropdp: the\n"
           "                           co-runner sets (mcf, mcf+perlbench, ...)\n"
           "  --full                   hetero: the whole matrix (all six mixes x 004's workloads)\n"
+          "  --grid-scales F,F        heteropdp: factors on the CTA count of the kernels that take one\n"
+          "                           (the campaign's thread axis, as pdp collect; default 1,0.25)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
@@ -728,7 +730,8 @@ int cmd_study(int argc, char **argv)
             i += 2;
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 ||
                    strcmp(a, "--workloads") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
-                   strcmp(a, "--out") == 0 || strcmp(a, "--skip-policy") == 0 || strcmp(a, "--mixes") == 0) {
+                   strcmp(a, "--out") == 0 || strcmp(a, "--skip-policy") == 0 || strcmp(a, "--mixes") == 0 ||
+                   strcmp(a, "--grid-scales") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim study: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -756,6 +759,8 @@ int cmd_study(int argc, char **argv)
                 o.skip = v;
             } else if (strcmp(a, "--mixes") == 0) {
                 o.mixes = v;
+            } else if (strcmp(a, "--grid-scales") == 0) {
+                o.grid_scales = v;
             } else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
                 out = v;
             } else {

@@ -1191,7 +1191,7 @@ int cmd_pdp_collect(int argc, char **argv)
     struct pc_opts o;
     memset(&o, 0, sizeof o);
     o.size = "tiny";
-    o.grid_scales = "1,0.25";
+    o.grid_scales = PC_DEFAULT_GRID_SCALES;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
     char dir[600] = "";

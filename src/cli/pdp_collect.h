@@ -16,6 +16,7 @@
 #define PC_HOST_CORES 4      /* the i7-3770's cores (pdp-host.config's cores 0-3) */
 #define PC_DMA_CORE 4        /* the DMA requester of pdp-host.config */
 #define PC_MAX_CO 2          /* co-runners per row */
+#define PC_DEFAULT_GRID_SCALES "1,0.25"   /* pdp collect's and study heteropdp's thread axis */
 
 struct pc_opts {
     const char *size;        /* "tiny" or "small" */

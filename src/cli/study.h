@@ -150,6 +150,8 @@ struct st_opts {
     int no_reuse;               /* --no-reuse: never take runs from sibling directories (sw_reuse) */
     const char *mixes;          /* study hetero: comma list of CPU mixes (004 Table IV), or NULL */
     int full;                   /* study hetero --full: the whole workload x mix matrix */
+    const char *grid_scales;    /* study heteropdp: factors on the scalable kernels' CTA counts (pdp collect
+                                   --grid-scales), or NULL for its default */
 };
 
 /* Column / row table printed as text and written as CSV. */

@@ -3,9 +3,10 @@
  * 6.7-6.14) on the simulated campaign of `pdp collect` (pdp_collect.c; docs/heteropdp.md,
  * docs/studies.md).
  *
- * The campaign (kernels x sizes x co-runner sets) runs in DIR/collect (resumable).  Every case is
- * then predicted out of sample: the four models are trained (as `pdp train`: 32 folds, selection)
- * on the campaign without the case's kernel (leave one kernel out), the co-runners' slowdowns come
+ * The campaign (kernels x sizes x grid scales x co-runner sets) runs in DIR/collect (resumable).
+ * Every case is then predicted out of sample: the four models are trained (as `pdp train`: 32
+ * folds, selection) on the campaign without the case's kernel at its size, every grid scale of it
+ * (or without the kernel altogether), the co-runners' slowdowns come
  * from the Bubble-up table, and the predicted decision is compared with the oracle's (the decision
  * from the measured times and slowdowns).  Reported: target-selection accuracy alone and co-located
  * with one and two co-runners, the [predicted, optimal] breakdown (Fig. 6.7, 6.13), the error CDF of
@@ -223,6 +224,7 @@ int study_heteropdp(const struct st_opts *o)
     po.jobs = o->jobs;
     po.kernels = o->workloads;
     po.coruns = o->mixes;
+    po.grid_scales = o->grid_scales ? o->grid_scales : PC_DEFAULT_GRID_SCALES;
     po.quiet = o->quiet;
     struct pc_campaign c;
     int crc = pc_collect(&po, &c);
@@ -265,22 +267,24 @@ int study_heteropdp(const struct st_opts *o)
         pc_campaign_free(&c);
         return EXIT_SIM_ERROR;
     }
-    size_t nkern = 0, nalone = 0, n1 = 0, n2 = 0;
+    size_t nkern = 0, nscaled = 0, nalone = 0, n1 = 0, n2 = 0;
     for (size_t i = 0; i < c.n; i++) {
         int first = 1;
         for (size_t j = 0; j < i && first; j++)
             first = strcmp(c.rows[j].kernel, c.rows[i].kernel) != 0;
         nkern += first ? 1u : 0u;
+        nscaled += c.rows[i].nco == 0 && c.rows[i].grid_scale != 1.0 ? 1u : 0u;
         nalone += c.rows[i].nco == 0 ? 1u : 0u;
         n1 += c.rows[i].nco == 1 ? 1u : 0u;
         n2 += c.rows[i].nco == 2 ? 1u : 0u;
     }
     fprintf(f, "HeteroPDP (seed 000 ch. 6) on the simulated i7-3770 + FirePro S9150 machine (configs/pdp-host, "
                "pdp-s9150; docs/heteropdp.md)\n");
-    fprintf(f, "campaign: %s/pdp.csv: %zu kernels x sizes = %zu cases alone, %zu with one co-runner, %zu with two; "
-               "predictions leave the case's kernel at its size out of training (the kernel at its other size stays in, as the "
-               "seed's training set had kernels at several input sizes)\n",
-            cdir, nkern, nalone, n1, n2);
+    fprintf(f, "campaign: %s/pdp.csv: %zu kernels x sizes x grid scales = %zu cases alone (%zu of them on a scaled "
+               "grid), %zu with one co-runner, %zu with two; predictions leave the case's kernel at its size (every grid "
+               "scale of it) out of training (the kernel at its other size stays in, as the seed's training set had "
+               "kernels at several input sizes)\n",
+            cdir, nkern, nalone, nscaled, n1, n2);
 
     /* ---- Fig. 6.7 / 6.13: target selection ---- */
     unsigned conf[3][2][2];   /* [alone, one, two][pred][opt] */
@@ -511,7 +515,7 @@ int study_heteropdp(const struct st_opts *o)
     snprintf(p, sizeof p, "%s/cases.csv", o->dir);
     FILE *cf = fopen(p, "w");
     if (cf) {
-        fprintf(cf, "kernel,size,corunners,meas_cpu_alone,meas_gpu_alone,meas_cpu_coloc,meas_gpu_coloc,pred_cpu_alone,"
+        fprintf(cf, "kernel,size,grid_scale,corunners,meas_cpu_alone,meas_gpu_alone,meas_cpu_coloc,meas_gpu_coloc,pred_cpu_alone,"
                     "pred_gpu_alone,pred_cpu_coloc,pred_gpu_coloc,co1_sd_cpu,co1_sd_gpu,co1_tab_cpu,co1_tab_gpu,"
                     "optimal,predicted\n");
         for (size_t i = 0; i < c.n; i++) {
@@ -525,7 +529,7 @@ int study_heteropdp(const struct st_opts *o)
                 opt = om.alone;
                 pred = op.alone;
             }
-            fprintf(cf, "%s,%s,", r->kernel, r->size);
+            fprintf(cf, "%s,%s,%g,", r->kernel, r->size, r->grid_scale);
             for (unsigned a = 0; a < r->nco; a++)
                 fprintf(cf, "%s%s", a ? "+" : "", r->co[a]);
             fprintf(cf, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", r->t_alone[0], r->t_alone[1], r->t_coloc[0],

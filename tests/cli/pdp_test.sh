@@ -278,7 +278,11 @@ python3 - "$T/hp/cases.csv" <<'PY' || fail "study heteropdp: cases.csv"
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert sorted({r["kernel"] for r in rows}) == ["histogram", "mm", "vecadd"], rows
-assert len(rows) == 6 and sorted(r["corunners"] for r in rows) == [""] * 3 + ["mcf"] * 3, rows
+# the thread axis (default grid scales 1,0.25): vecadd and histogram take a grid scale, mm does not
+cases = sorted((r["kernel"], float(r["grid_scale"]), r["corunners"]) for r in rows)
+want = sorted((k, g, co) for k, gs in (("histogram", (1, 0.25)), ("mm", (1,)), ("vecadd", (1, 0.25)))
+              for g in gs for co in ("", "mcf"))
+assert cases == want, cases
 # out-of-sample predictions (each kernel's models trained on the other two) exist and are positive
 pred = [float(r["pred_cpu_alone"]) for r in rows]
 assert any(math.isfinite(p) and p > 0 for p in pred), pred
