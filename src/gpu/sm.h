@@ -50,7 +50,9 @@
 /* The seeds' per-core metrics (SPEC section 0), accumulated over the run.
    Definitions (docs/timing.md):
      n_act      cycles with >= 1 resident warp in which the core issued or could
-                issue an instruction (it can fetch new warps: not every warp blocked)
+                issue an instruction (it can fetch new warps: not every warp blocked),
+                or in which its lanes still stream the warp issued last (SIMT width
+                below 32: 32 / width cycles from the issue)
      n_inact    cycles with >= 1 resident warp in which every warp was blocked
      c_idle     cycles the pipeline was not stalled but no warp had an instruction
                 to issue (no warps, or all at barriers / waiting for fetch / done)

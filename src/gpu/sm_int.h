@@ -225,6 +225,7 @@ struct sm {
     bool fetch_blocked;                 /* the fetch stage waited for queue space / a reservation */
     sim_cycle fetch_next;               /* earliest cycle the fetch stage has something to do */
     sim_cycle issue_next;               /* earliest cycle a warp's probe answer can change */
+    sim_cycle lanes_busy_until;         /* SIMT width < 32: the lanes still stream the last issued warp */
     sim_cycle next_evt;                 /* computed by the last sm_cycle */
     bool any_paused;                    /* some resident CTA is paused */
     bool woken;                         /* a warp's answer was invalidated since the issue stage */

@@ -330,6 +330,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     }
     w->ib_count--;
     s->fetch_cand |= 1ull << slot;
+    s->lanes_busy_until = now + s->warp_passes;
     w->insns++;
     s->m.issued_warp_insns++;
     s->m.issued_thread_insns += (uint64_t)__builtin_popcount(wi.active_mask);   /* guard true: gpu_sim_insn */
@@ -617,9 +618,12 @@ int sm_issue_cycle(struct sm *s, sim_cycle now)
         issued |= r == SM_ISSUED;
         cnt.stalled += r != SM_ISSUED;
     }
-    /* metrics of the cycle */
+    /* metrics of the cycle.  With a SIMT width below 32 an issued warp streams through the lanes
+       for warp_passes cycles ("every 4 cycles, a ready warp is fed into these lanes", 001 sec. II):
+       the pipeline is busy, not stalled, in those cycles, so they are active ones (N_act) */
     struct sm_metrics *m = &s->m;
-    if (issued)
+    bool streaming = !issued && cnt.live > 0 && now < s->lanes_busy_until;
+    if (issued || streaming)
         s->last_class = SMC_ACT;
     else if (cnt.live == 0)   /* warps that exited and wait for their last writes are still resident */
         s->last_class = s->drain ? SMC_INACT_OTHER : SMC_NOWARPS;
@@ -646,7 +650,7 @@ int sm_issue_cycle(struct sm *s, sim_cycle now)
         s->issue_next = now + 1;
         return SM_QUIET;
     }
-    sim_cycle t = SIM_NEVER;
+    sim_cycle t = streaming ? s->lanes_busy_until : SIM_NEVER;   /* skipped cycles are charged last_class */
     for (unsigned j = 0; j < s->n_sched; j++) {
         const struct sm_sched *sc = &s->sched[j];
         if (sc->live)

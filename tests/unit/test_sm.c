@@ -577,6 +577,36 @@ TEST(attribution_sums_to_probes)
     rig_close(&r);
 }
 
+/* A SIMT width below 32: an issued warp streams through the lanes for 32 / width cycles, in which the
+   core is busy, not stalled (001 sec. II: "every 4 cycles, a ready warp is fed into these lanes"): those
+   cycles count as active (N_act), so a compute-bound core's RACT is near 1 at any width. */
+TEST(narrow_simd_streaming_cycles_are_active)
+{
+    for (unsigned width = 8; width <= 32; width *= 4) {
+        char opt[40];
+        snprintf(opt, sizeof opt, "warpsim_simd_width=%u", width);
+        const char *const over[] = {opt, "gpgpu_num_sp_units=1", NULL};   /* one SP pipeline, as dyncta-30core */
+        struct rig r;
+        REQUIRE(rig_open(&r, k_movs, 32, 1, over, NULL) == 0);
+        REQUIRE(rig_run(&r, false, 10000) == 0);
+        unsigned passes = 32 / width;
+        uint64_t want = 1;   /* the exit's own cycle: after it no warp is live */
+        for (unsigned pc = 0; pc < 7; pc++) {
+            sim_cycle a = rig_issue(&r, 0, pc), b = rig_issue(&r, 0, pc + 1);
+            REQUIRE(b > a);
+            want += b - a < passes ? b - a : passes;
+            if (pc < 6)
+                CHECK_EQ_U64(b - a, passes);   /* the SP lanes take a warp every 32 / width cycles */
+        }
+        const struct sm_metrics *m = sm_get_metrics(r.sm);
+        CHECK_EQ_U64(m->n_act, want);
+        if (width == 32)
+            CHECK_EQ_U64(m->n_act, 8);   /* one active cycle per issue */
+        CHECK_EQ_U64(m->n_act + m->n_inact, m->util_cycles);
+        rig_close(&r);
+    }
+}
+
 /* which counters differ (a failing transparency check) */
 static void metrics_diff(const char *what, const struct sm_metrics *a, const struct sm_metrics *b)
 {
