@@ -637,6 +637,54 @@ int st_warp_spread(const char *path, const char *ref_path, double *spread, doubl
     return 0;
 }
 
+int st_crit_gain(const char *path, const char *ref_path, struct st_crit_gain *out)
+{
+    size_t n = 0, nr = 0;
+    struct st_warp *w = st_warps_load(path, &n);
+    struct st_warp *ref = w ? st_warps_load(ref_path, &nr) : NULL;
+    if (!w || !ref) {
+        free(w);
+        return -1;
+    }
+    double csum = 0, tsum = 0;
+    size_t m = 0, big = 0, ri = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = st_cta_end(w, n, i);
+        /* both files are sorted by (kernel, CTA, warp): walk the reference up to this CTA */
+        while (ri < nr && st_warp_cmp(&ref[ri], &w[i]) < 0 &&
+               !(ref[ri].kernel == w[i].kernel && ref[ri].cta == w[i].cta))
+            ri = st_cta_end(ref, nr, ri);
+        if (ri < nr && ref[ri].kernel == w[i].kernel && ref[ri].cta == w[i].cta) {
+            size_t rj = st_cta_end(ref, nr, ri), crit = ri;
+            double rt = 0, t = 0, ct = -1;
+            for (size_t k = ri; k < rj; k++) {
+                crit = ref[k].time > ref[crit].time ? k : crit;
+                rt = ref[k].time > rt ? ref[k].time : rt;
+            }
+            for (size_t k = i; k < j; k++) {
+                t = w[k].time > t ? w[k].time : t;
+                if (w[k].warp == ref[crit].warp)
+                    ct = w[k].time;
+            }
+            if (ct >= 0 && ref[crit].time > 0 && rt > 0) {
+                double g = 1 - ct / ref[crit].time;
+                csum += g;
+                tsum += 1 - t / rt;
+                big += g >= 0.2;
+                m++;
+            }
+        }
+        i = j;
+    }
+    out->ctas = m;
+    out->crit = m ? csum / (double)m : NAN;
+    out->cta = m ? tsum / (double)m : NAN;
+    out->share20 = m ? (double)big / (double)m : NAN;
+    free(w);
+    free(ref);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- command */
 
 static void study_usage(FILE *f)

@@ -208,6 +208,16 @@ int st_ts_column_while(const char *tspath, const char *col, const char *gate, do
    warps all executed the same number of instructions (the disparity that is not a difference in work). */
 int st_warp_spread(const char *path, const char *ref_path, double *spread, double *inversion, double *spread_equal);
 
+/* Given the reference run's per-warp file too: over the CTAs of both, the mean of 1 - (time here / time in the
+   reference) of the reference's slowest warp (crit) and of the CTA (cta: its slowest warp, whichever it is), and
+   the share of the CTAs whose reference-slowest warp is at least 20% faster here (000 Fig. 3.6 follows one CTA's
+   critical warp from RR to oracle CAWS-avg).  -1 when either file is unreadable. */
+struct st_crit_gain {
+    double crit, cta, share20;
+    size_t ctas;
+};
+int st_crit_gain(const char *path, const char *ref_path, struct st_crit_gain *out);
+
 /* The metrics of run idx when it produced a verified result, else NULL. */
 const struct sw_metrics *st_m(const struct sw_list *l, long idx);
 /* What a table shows instead of a number for run idx: "n/a" (not run: the

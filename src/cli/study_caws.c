@@ -126,6 +126,7 @@ int study_caws(const struct st_opts *o)
     /* per-warp spreads and inversions; IPC over the seed's window */
     double ipc[CA_NP][CA_MAXW], spread[CA_NP][CA_MAXW], inv[CA_NP][CA_MAXW], win[CA_NP][CA_MAXW],
         speq[CA_NP][CA_MAXW];
+    struct st_crit_gain cg[CA_NP][CA_MAXW];
     unsigned win_k[CA_MAXW];
     for (size_t i = 0; i < nw; i++) {
         double base = ca_first_round_ipc(o, &l, run[i][CA_LRR], &win_k[i]);
@@ -139,11 +140,14 @@ int study_caws(const struct st_opts *o)
         for (int p = 0; p < CA_NP; p++) {
             ipc[p][i] = st_norm(&l, run[i][p], run[i][CA_LRR]);
             spread[p][i] = inv[p][i] = speq[p][i] = NAN;
+            cg[p][i] = (struct st_crit_gain){NAN, NAN, NAN, 0};
             if (!st_m(&l, run[i][p]))
                 continue;
             char path[1200];
             double sp, iv, se;
             st_run_path(o, &l, run[i][p], ".warps.csv", path, sizeof path);
+            if (p != CA_LRR && st_m(&l, run[i][CA_LRR]) && st_crit_gain(path, oracle[i], &cg[p][i]) != 0)
+                cg[p][i] = (struct st_crit_gain){NAN, NAN, NAN, 0};
             if (st_warp_spread(path, p == CA_LRR ? NULL : oracle[i], &sp, &iv, &se) == 0) {
                 spread[p][i] = sp;
                 inv[p][i] = iv;
@@ -155,8 +159,8 @@ int study_caws(const struct st_opts *o)
     size_t textlen = 0;
     FILE *f = open_memstream(&text, &textlen);
     struct st_table *t = calloc(1, sizeof *t), *t2 = calloc(1, sizeof *t2), *t3 = calloc(1, sizeof *t3),
-                    *t4 = calloc(1, sizeof *t4), *t5 = calloc(1, sizeof *t5);
-    if (!f || !t || !t2 || !t3 || !t4 || !t5) {
+                    *t4 = calloc(1, sizeof *t4), *t5 = calloc(1, sizeof *t5), *t6 = calloc(1, sizeof *t6);
+    if (!f || !t || !t2 || !t3 || !t4 || !t5 || !t6) {
         if (f)
             fclose(f);
         free(text);
@@ -165,6 +169,7 @@ int study_caws(const struct st_opts *o)
         free(t3);
         free(t4);
         free(t5);
+        free(t6);
         sw_list_free(&l);
         return EXIT_SIM_ERROR;
     }
@@ -264,6 +269,31 @@ int study_caws(const struct st_opts *o)
     st_print(t5, f);
     st_print(t3, f);
 
+    /* Fig. 3.6 follows one BFS CTA's critical warp from RR to oracle CAWS-avg: here every CTA's */
+    st_table_init(t6, "\nThe LRR-critical warp of each CTA and the CTA under each policy (Fig. 3.6): mean over CTAs of "
+                      "the time saved against LRR, critical warp / CTA, and the share of CTAs whose critical warp "
+                      "gains 20% or more");
+    st_col(t6, "workload");
+    unsigned c6[CA_NP];
+    for (int p = 0; p < CA_NP; p++)
+        if (p != CA_LRR)
+            c6[p] = st_col(t6, ca_head[p]);
+    for (size_t i = 0; i < nw; i++) {
+        unsigned r = st_row(t6, names[i]);
+        for (int p = 0; p < CA_NP; p++) {
+            if (p == CA_LRR)
+                continue;
+            if (isfinite(cg[p][i].crit))
+                st_setf(t6, r, c6[p], "%.1f/%.1f/%.0f%%", 100.0 * cg[p][i].crit, 100.0 * cg[p][i].cta,
+                        100.0 * cg[p][i].share20);
+            else
+                st_cell(t6, r, c6[p], &l, run[i][p], NAN);
+        }
+    }
+    st_print(t6, f);
+    fprintf(f, "(percent: time saved by the LRR run's slowest warp of a CTA / by the CTA, mean over CTAs; then the "
+               "share of CTAs whose critical warp saves at least 20%%)\n");
+
     /* the seed's numbers are for BFS: compare on BFS when it ran, else on the means */
     size_t b = nw;
     for (size_t i = 0; i < nw; i++)
@@ -342,7 +372,9 @@ int study_caws(const struct st_opts *o)
     st_write_csv(t4, path);
     snprintf(path, sizeof path, "%s/caws_spread_equal_work.csv", o->dir);
     st_write_csv(t5, path);
-    printf("tables written to %s/caws_{ipc,ipc_first_round,spread,spread_equal_work,inversion}.csv; runs in "
+    snprintf(path, sizeof path, "%s/caws_critical_warp.csv", o->dir);
+    st_write_csv(t6, path);
+    printf("tables written to %s/caws_{ipc,ipc_first_round,spread,spread_equal_work,inversion,critical_warp}.csv; runs in "
            "%s/runs/ (runs.csv)\n",
            o->dir, o->dir);
     free(t);
@@ -350,6 +382,7 @@ int study_caws(const struct st_opts *o)
     free(t3);
     free(t4);
     free(t5);
+    free(t6);
     int rc = st_status(o, &l);
     sw_list_free(&l);
     return rc;

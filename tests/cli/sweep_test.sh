@@ -183,6 +183,9 @@ grep -q "^\[[a-z ]*\] ...and in the seed's window, BFS's first round" "$tmp/out"
     || bad "caws compares the first round with the seed"
 grep -q "^The same spread over the CTAs whose warps all executed the same number of instructions" "$tmp/out" \
     && [ -s sc/caws_spread_equal_work.csv ] && ok || bad "caws prints the equal-work spread"
+# Fig. 3.6: the LRR-critical warp and its CTA under each policy, "saved crit / saved CTA / share%" per cell
+grep -q "^bfs  *-\{0,1\}[0-9.]*/-\{0,1\}[0-9.]*/[0-9]*%  *-\{0,1\}[0-9.]*/" "$tmp/out" && [ -s sc/caws_critical_warp.csv ] \
+    && ok || bad "caws prints the critical-warp table: $(grep -A3 'LRR-critical warp' "$tmp/out")"
 grep -q "0 to run" "$tmp/err" && ok || bad "caws collect ran nothing new"
 expect_rc 0 "study dyncta" "$W" study dyncta --workloads vecadd --size tiny -j 2 -o sd
 grep -q "^Normalised IPC: static CTA limit n" "$tmp/out" && ok || bad "dyncta prints its IPC table"
