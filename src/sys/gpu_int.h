@@ -45,6 +45,8 @@ enum gsum {
     GS_CTAS_DONE, GS_WARPS_DONE,
     GS_L1D_ACC, GS_L1D_MISS, GS_L1D_HITRES, GS_L1D_RESFAIL,
     GS_L2_ACC, GS_L2_MISS, GS_L2_HITRES, GS_L2_RESFAIL,
+    /* reservation failures by cause (cache_stats.res_fail_mshr, _merge, _line), L1D then L2 */
+    GS_L1D_RF_MSHR, GS_L1D_RF_MERGE, GS_L1D_RF_LINE, GS_L2_RF_MSHR, GS_L2_RF_MERGE, GS_L2_RF_LINE,
     /* GPGPU-Sim's access/outcome tables (gpu_report.c): reads and read misses of the L1D and the L2,
        the L2's read hits, and the L1I, constant and texture caches (read-only) at GS_L1X + 5 * c + k,
        c = 0..2 in that order, k: hits, pending hits, misses, reservation failures, accesses */

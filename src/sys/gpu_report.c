@@ -75,6 +75,9 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
         v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
         const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], GPU_CACHE_L1D));
+        v[GS_L1D_RF_MSHR] += l1->res_fail_mshr;
+        v[GS_L1D_RF_MERGE] += l1->res_fail_merge;
+        v[GS_L1D_RF_LINE] += l1->res_fail_line;
         v[GS_L1D_READS] += l1->reads;
         v[GS_L1D_RMISS] += l1->read_misses;
         for (unsigned k = 0; k < 3; k++) {   /* L1I, constant, texture: reads only */
@@ -114,6 +117,9 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_L2_MISS] += cs->misses;
         v[GS_L2_HITRES] += cs->hit_reserved;
         v[GS_L2_RESFAIL] += cs->res_fail;
+        v[GS_L2_RF_MSHR] += cs->res_fail_mshr;
+        v[GS_L2_RF_MERGE] += cs->res_fail_merge;
+        v[GS_L2_RF_LINE] += cs->res_fail_line;
         v[GS_L2_READS] += cs->reads;
         v[GS_L2_RMISS] += cs->read_misses;
         v[GS_L2_BYP] += cs->bypassed;
@@ -609,6 +615,15 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_dbl(e, "L2_total_cache_miss_rate", ratio(d[GS_L2_MISS], d[GS_L2_ACC]));
     em_u64(e, "L2_total_cache_pending_hits", d[GS_L2_HITRES]);
     em_u64(e, "L2_total_cache_reservation_fails", d[GS_L2_RESFAIL]);
+    /* GPGPU-Sim breaks reservation failures down by reason in its *_fail_stats tables; warpsim's caches
+       count three reasons (not by access type): JSON only, so the text report stays GPGPU-Sim's */
+    if (e->json) {
+        static const char *const rf_key[6] = {
+            "L1D_reservation_fails_mshr", "L1D_reservation_fails_merge", "L1D_reservation_fails_line",
+            "L2_reservation_fails_mshr",  "L2_reservation_fails_merge",  "L2_reservation_fails_line"};
+        for (unsigned k = 0; k < 6; k++)
+            em_u64(e, rf_key[k], d[GS_L1D_RF_MSHR + k]);
+    }
     gpgpusim_tables(e, d);
     em_dbl(e, "L1D_MPKI_warp", 1000.0 * ratio(d[GS_L1D_MISS], s->warp_insns));
     em_dbl(e, "L2_MPKI_warp", 1000.0 * ratio(d[GS_L2_MISS], s->warp_insns));

@@ -141,6 +141,18 @@ for key in '"gpu_tot_occupancy"' '"gpgpu_n_tot_w_icount"' '"gpu_stall_dramfull"'
     grep -q "$key" "$tmp/r.json" && ok || bad "JSON lacks $key"
 done
 
+# reservation failures by reason (JSON only): in every kernel and the totals the three reasons add up to
+# the total, and backprop's L1D fails for all three at tiny size
+jv() { grep -o "\"$1\": *[0-9]*" "$tmp/r.json" | sed 's/.*: *//'; }
+for c in L1D L2; do
+    paste <(jv ${c}_total_cache_reservation_fails) <(jv ${c}_reservation_fails_mshr) \
+          <(jv ${c}_reservation_fails_merge) <(jv ${c}_reservation_fails_line) >"$tmp/rf_$c"
+    [ "$(wc -l <"$tmp/rf_$c")" -eq 3 ] && ok || bad "$c: expected the reasons for 2 kernels and the totals"
+    awk 'NF != 4 || $1 != $2 + $3 + $4 { exit 1 }' "$tmp/rf_$c" && ok ||
+        bad "$c: reservation failures by reason do not add up: $(tr '\n' ';' <"$tmp/rf_$c")"
+done
+awk 'END { exit !($2 > 0 && $3 > 0 && $4 > 0) }' "$tmp/rf_L1D" && ok || bad "L1D: a reason never counted on $WL"
+
 # ---- the run's limits ------------------------------------------------------------------------------
 # stopped: exit 0, the statistics, the status line, not verified
 limit_run() {   # OPTION=VALUE DESCRIPTION
