@@ -32,4 +32,19 @@ typedef uint64_t sim_ps;      /* global time in integer picoseconds */
 static inline sim_cycle sim_max(sim_cycle a, sim_cycle b) { return a > b ? a : b; }
 static inline sim_cycle sim_min(sim_cycle a, sim_cycle b) { return a < b ? a : b; }
 
+/* Lanes set in a 32-bit mask.  Without the popcnt instruction in the target (the portable x86-64
+   baseline) __builtin_popcount is a library call, and the executor counts lanes for every warp
+   instruction. */
+static inline unsigned sim_popcount32(uint32_t x)
+{
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    return (unsigned)__builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+#endif
+}
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sim.h"
 #include "ptx_alu.h"
 
 static const uint64_t lane_ids[PTX_WARP_SIZE] = {
@@ -417,9 +418,9 @@ static inline int exec_one(struct ptx_warp *w, struct warp_inst *wi)
     /* thread_insns: lanes whose guard predicate holds (GPGPU-Sim's gpu_sim_insn); the per-class
        counts take every lane active at issue (their sum is warpsim_active_lane_insn) */
     struct ptx_counts *k = w->cta->cnt;
-    unsigned pop = (unsigned)__builtin_popcount(issue);
+    unsigned pop = sim_popcount32(issue);
     k->warp_insns++;
-    k->thread_insns += (unsigned)__builtin_popcount(m);
+    k->thread_insns += sim_popcount32(m);
     k->iclass_warp[in->iclass]++;
     k->iclass_thread[in->iclass] += pop;
     w->issued++;

@@ -221,6 +221,25 @@ static int resolve_all(struct ptx_warp *w, const struct ptx_insn *in, enum ptx_s
             return PTX_WARP_READY;
         }
     }
+    if ((sp == PS_SHARED || ((sp == PS_PARAM || sp == PS_CONST) && kind == ACC_READ)) && m) {
+        /* fast path: one window for every lane (shared memory, the kernel's parameters, constant
+           memory), every lane aligned and inside it: one bounds check for the warp */
+        uint64_t hi = 0, bits = 0;
+        FOR_LANES(m, l) {
+            uint64_t a = w->addr[l];
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+        const struct ptx_grid *g = w->g;
+        uint64_t limit = sp == PS_SHARED ? w->cta->smem_size : sp == PS_PARAM ? g->param_bytes : g->cbank_size;
+        uint8_t *base = sp == PS_SHARED ? w->cta->smem
+                      : sp == PS_PARAM ? (uint8_t *)(uintptr_t)g->params : (uint8_t *)(uintptr_t)g->cbank;
+        if (!(bits & (uint64_t)(size - 1)) && size <= limit && hi <= limit - size) {
+            FOR_LANES(m, l) w->hp[l] = base + w->addr[l];
+            *space_out = (uint8_t)sp;
+            return PTX_WARP_READY;
+        }
+    }
     FOR_LANES(m, l) {
         uint8_t *p = resolve(w, sp, w->addr[l], size, kind, l, &f);
         if (!p)
