@@ -83,7 +83,9 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     s->wb_tag = arena_alloc(a, sizeof(sim_cycle) * SM_WB_RING);
     s->wb_cnt = arena_alloc(a, SM_WB_RING);
     s->cta = arena_alloc(a, sizeof(struct sm_cta_slot) * (g->max_cta_per_core ? g->max_cta_per_core : 1));
-    s->warp = arena_alloc(a, sizeof(struct sm_warp) * s->max_warps);
+    /* on cache-line boundaries: the scheduler's visit reads the first two lines of each warp */
+    char *wmem = arena_alloc(a, sizeof(struct sm_warp) * s->max_warps + 63);
+    s->warp = wmem ? (struct sm_warp *)(((uintptr_t)wmem + 63) & ~(uintptr_t)63) : NULL;
     s->sched = arena_alloc(a, sizeof(struct sm_sched) * s->n_sched);
     if (!s->waiters || !s->sp_free || !s->sfu_free || !s->dp_free || !s->wb_tag || !s->wb_cnt || !s->cta ||
         !s->warp || !s->sched)
@@ -92,6 +94,7 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
         s->wb_tag[i] = SIM_NEVER;
     for (unsigned k = 0; k < s->n_sched; k++) {
         struct sm_sched *sc = &s->sched[k];
+        sc->id = k;
         sc->nslots = (s->max_warps - k + s->n_sched - 1) / s->n_sched;
         sc->view = arena_alloc(a, sizeof(struct warp_view) * sc->nslots);
         sc->order = arena_alloc(a, sizeof(int) * sc->nslots);

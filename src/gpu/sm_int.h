@@ -34,8 +34,9 @@ enum sm_unit { SMU_SP = 0, SMU_SFU, SMU_DP, SMU_LDST };
 #define SM_TOK_KIND (3ull << 62)
 
 struct sm_warp {
-    /* hot: the probe's fast path and Algorithm 2's counters (first two cache lines) */
-    sim_cycle wake_at;                  /* the probe's answer cannot change before this cycle */
+    /* hot: the probe's fast path and Algorithm 2's counters (first two cache lines; the SM
+       allocates the warps on line boundaries) */
+    _Alignas(64) sim_cycle wake_at;     /* the probe's answer cannot change before this cycle */
     uint8_t rep_reason;                 /* ...and is this reason until then (enum stall_reason) */
     uint8_t state;                      /* enum sm_warp_state */
     uint8_t rep_mem;                    /* ...and it waits for memory (c_mem) */
@@ -47,13 +48,12 @@ struct sm_warp {
     uint8_t pad_[7];
     sim_cycle busy_until;               /* every register write scheduled so far is done by then */
     uint32_t pending_loads;             /* loads not yet written back (their registers: SIM_NEVER) */
-    uint32_t pad2_;
+    uint32_t chk_seq;                   /* this cycle's probe: load sequence of a missed-load dependency */
     sim_cycle prev_probe;
     uint64_t sched;                     /* Algorithm 2's Scheduling */
     uint64_t stall[STALL_COUNT];
     uint16_t ib_pending;                /* instructions of the fetch in flight */
     uint16_t cta_slot, warp_in_cta;
-    uint32_t chk_seq;                   /* this cycle's probe: load sequence of a missed-load dependency */
     struct ptx_warp *pw;
     sim_cycle *rel;                     /* [reg keys] cycle from which the register may be read/written */
     uint32_t *tag;                      /* [reg keys] load sequence << 1 | missed, of the load that reserved it */
@@ -86,7 +86,7 @@ struct sm_cta_slot {
 
 struct sm_sched {
     void *st;                           /* policy state */
-    unsigned nslots;                    /* slots owned: id, id + n_sched, ... */
+    unsigned id, nslots;                /* slots owned: id, id + n_sched, ... (view[j] is slot id + j * n_sched) */
     struct warp_view *view;             /* [nslots] */
     int *order;                         /* [nslots] */
     uint8_t *reason;                    /* [nslots] this cycle's pre-probe answer */

@@ -333,7 +333,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     s->lanes_busy_until = now + s->warp_passes;
     w->insns++;
     s->m.issued_warp_insns++;
-    s->m.issued_thread_insns += (uint64_t)__builtin_popcount(wi.active_mask);   /* guard true: gpu_sim_insn */
+    s->m.issued_thread_insns += sim_popcount32(wi.active_mask);   /* guard true: gpu_sim_insn */
     w->nx_valid = 0;
     w->wake_at = 0;
     w->exp_func = nx.func;
@@ -420,23 +420,104 @@ static inline void sm_count(struct sm_cycle_count *c, const struct sm_warp *w, u
     c->mem += w->rep_mem;
 }
 
+/* A warp of a frozen scheduler: charge the cycles after its last charged probe, up to (not
+   including) now, with the answer it had. */
+static void sm_charge_skipped(struct sm *s, struct sm_warp *w, sim_cycle now)
+{
+    if (w->prev_probe + 1 >= now)
+        return;
+    sim_cycle d = now - 1 - w->prev_probe;
+    w->stall[w->rep_reason] += d;
+    s->m.stall[w->rep_reason] += d;
+    w->prev_probe = now - 1;
+    w->sched += d;
+    s->m.scheduling += d;
+}
+
 /* Charge the cycles a frozen scheduler skipped: every warp was probed in
-   each of them with the answer it had when the scheduler froze (Scheduling
-   needs nothing: it is the time between probes, settled at the next one). */
+   each of them with the answer it had at its last charged probe (at the
+   cycle the scheduler froze, or a later one sm_refreeze charged). */
 void sm_thaw(struct sm *s, struct sm_sched *sc, sim_cycle now)
 {
     sc->frozen = 0;
-    sim_cycle d = now - sc->frozen_since;
-    if (!d)
+    if (now <= sc->frozen_since)
         return;
+    for (uint64_t m = sc->live; m; m &= m - 1)
+        sm_charge_skipped(s, &s->warp[__builtin_ctzll(m)], now);
+}
+
+/* A frozen scheduler reached frozen_until or an event touched one of its warps.  Where the
+   policy's order cannot matter (no warp issues, and order() may be skipped: order_pure), only
+   the warps whose answer may have changed (wake_at <= now) need a probe: when none of them can
+   issue, the cycle is the one a full visit would give (every warp charged one cycle of its
+   answer, nothing issued), so they are charged here, the others stay charged by sm_thaw, and
+   the scheduler stays frozen.  false when a full cycle is needed: a warp can issue, or a probe
+   could have effects beyond its own answer (a warp without a peeked instruction: the peek may
+   retire it and release a barrier), or a policy that must see every cycle. */
+static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct sm_cycle_count *cnt)
+{
+    const struct warp_sched_ops *ops = s->ops;
+    if (!ops->order_pure || ops->needs_ready || s->any_paused)
+        return false;
+    uint64_t due = 0;
     for (uint64_t m = sc->live; m; m &= m - 1) {
-        struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
-        w->stall[w->rep_reason] += d;
-        s->m.stall[w->rep_reason] += d;
-        w->prev_probe = now - 1;
-        w->sched += d;
-        s->m.scheduling += d;
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        const struct sm_warp *w = &s->warp[slot];
+        if (w->wake_at <= now) {
+            if (!w->nx_valid && !w->at_bar)
+                return false;
+            due |= 1ull << slot;
+        }
     }
+    /* what the probes change, restored when a full cycle has to run: a warp the full cycle does
+       not visit must keep the answer of its last probe (a cached answer is exact only until an
+       event the SM does not wake it for, such as the L1D reporting its load's miss) */
+    struct { sim_cycle wake_at; uint32_t chk_seq; uint8_t rep_reason, rep_mem; } saved[SM_MAX_WARPS];
+    uint64_t ldst_wait = s->ldst_wait;
+    for (uint64_t m = due; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &s->warp[slot];
+        sm_charge_skipped(s, w, now);   /* before the probe replaces the answer they had */
+        saved[slot].wake_at = w->wake_at;
+        saved[slot].chk_seq = w->chk_seq;
+        saved[slot].rep_reason = w->rep_reason;
+        saved[slot].rep_mem = w->rep_mem;
+        if (sm_probe(s, w, slot, now) == STALL_NONE) {
+            for (uint64_t b = due & ((2ull << slot) - 1); b; b &= b - 1) {
+                unsigned k = (unsigned)__builtin_ctzll(b);
+                struct sm_warp *o = &s->warp[k];
+                o->wake_at = saved[k].wake_at;
+                o->chk_seq = saved[k].chk_seq;
+                o->rep_reason = saved[k].rep_reason;
+                o->rep_mem = saved[k].rep_mem;
+            }
+            s->ldst_wait = ldst_wait;
+            return false;
+        }
+    }
+    sc->dirty = 0;
+    struct sm_cycle_count c = {0, 0, 0, 0};
+    sim_cycle mw = SIM_NEVER;
+    for (uint64_t m = sc->live; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &s->warp[slot];
+        uint8_t r = w->rep_reason;
+        if (due >> slot & 1) {
+            sm_view_probe(&sc->view[s->slot_j[slot]], w, r);
+            sm_attribute(s, w, r, now);
+        }
+        sm_count(&c, w, r);
+        mw = sim_min(mw, w->wake_at > now ? w->wake_at : now + 1);
+    }
+    cnt->live += c.live;
+    cnt->idle += c.idle;
+    cnt->mem += c.mem;
+    sc->cnt_live = c.live;
+    sc->cnt_idle = c.idle;
+    sc->cnt_mem = c.mem;
+    sc->frozen_until = mw;
+    sc->min_wake = mw;
+    return true;
 }
 
 /* Does the instruction read or write state that other SMs share (global memory through a load,
@@ -493,6 +574,8 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
             cnt->mem += sc->cnt_mem;
             return false;
         }
+        if (sm_refreeze(s, sc, now, cnt))
+            return false;
         sm_thaw(s, sc, now);
     }
     sc->dirty = 0;
@@ -509,16 +592,25 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
         if (!sc->live)
             return false;
     }
-    int n = ops->order(sc->st, sc->view, (int)sc->nslots, sc->order, now);
-    n = sm_visit_order(s, sc, n, tmp);
+    int n, rot = -1;
+    if (ops->rotation && !s->any_paused) {
+        n = (int)sc->nslots;
+        rot = ops->rotation(sc->st, sc->view, n, now);
+        if (rot < 0 || rot >= n)
+            rot = 0;
+    } else {
+        n = ops->order(sc->st, sc->view, (int)sc->nslots, sc->order, now);
+        n = sm_visit_order(s, sc, n, tmp);
+    }
     uint64_t visited = 0;
     for (int i = 0; i < n && !s->faulted; i++) {
-        int j = sc->order[i];
-        if (j < 0 || (unsigned)j >= sc->nslots || !sc->view[j].valid)
+        int j = rot < 0 ? sc->order[i] : rot + i < n ? rot + i : rot + i - n;
+        if (j < 0 || (unsigned)j >= sc->nslots)
             continue;
-        unsigned slot = sc->view[j].slot;
+        /* the live mask, not view[j].valid: the view's cache line is not needed for a warp left out */
+        unsigned slot = sc->id + (unsigned)j * s->n_sched;
         uint64_t bit = 1ull << slot;
-        if (visited & bit)
+        if (!(sc->live & bit) || (visited & bit))
             continue;
         visited |= bit;
         struct sm_warp *w = &s->warp[slot];

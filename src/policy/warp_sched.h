@@ -133,6 +133,15 @@ struct warp_sched_ops {
        concurrency manager (policy/cm.h, 004 sec. 4), replacing the policy's own limit parameter
        until the next call or the kernel's end.  Called between cycles. */
     void (*set_limit)(void *st, unsigned limit);
+    /* addition (may be NULL): for a policy whose order is always a rotation of w[] (every index
+       0..n-1 once, in index order, starting somewhere): the index to start at.  The SM then
+       visits w[start..n-1], w[0..start-1] without building an order array; it calls order()
+       instead when it has to reorder (paused CTAs go last).  Both must agree. */
+    int (*rotation)(void *st, const struct warp_view *w, int n, sim_cycle now);
+    /* addition: order() changes no policy state that a later order() or hook reads (a cache it
+       rebuilds from the views is fine), so the SM may leave it out in a cycle where it knows
+       that no warp can issue (sm_issue.c, sm_refreeze) */
+    uint8_t order_pure;
 };
 
 const struct warp_sched_ops *warp_sched_find(const char *name);

@@ -669,8 +669,15 @@ TEST(multi_cta_barriers_divergence_correct_and_skip_transparent)
     CHECK(a.stall[STALL_DATA_CACHE_MISS] > 0 && a.stall[STALL_CTRL] > 0 && a.stall[STALL_FETCH] > 0);
     CHECK_EQ_U64(a.n_act + a.n_inact, a.util_cycles);
     CHECK(a.stall[STALL_SYNC] > 0);
+    /* LRR visits by rotation (warp_sched_ops.rotation) and, like GTO, lets a frozen scheduler
+       probe only the warps an event touched (order_pure, sm_refreeze): still skip-transparent */
+    REQUIRE(reduce_run("lrr", false, 20, &a, &ea, &oka) == 0);
     REQUIRE(reduce_run("lrr", true, 20, &b, &eb, &okb) == 0);
+    CHECK_EQ_INT(oka, 1);
     CHECK_EQ_INT(okb, 1);
+    CHECK_EQ_U64(ea, eb);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(memcmp(reduce_rec[0], reduce_rec[1], sizeof reduce_rec[0]) == 0);
     /* dual issue, a narrow SIMD and DP units: same results, still skip-transparent */
     const char *extras[] = {"gpgpu_max_insn_issue_per_warp=2", "warpsim_simd_width=8", "gpgpu_num_sched_per_core=4"};
     for (unsigned i = 0; i < 3; i++) {

@@ -67,10 +67,17 @@ static int gto_order(void *st, const struct warp_view *w, int n, int *order, sim
         same = s->age[i] == (w[i].valid ? w[i].age : UINT64_MAX);
     if (!same)
         gto_rebuild(s, w, n);
-    int k = 0, greedy = -1;
-    for (int i = 0; i < n && s->last_slot >= 0; i++)
-        if ((int)w[i].slot == s->last_slot && w[i].valid)
-            greedy = i;
+    /* the last issued warp's view, by bisection (w[] is in ascending slot order) */
+    int k = 0, greedy = -1, lo = 0, hi = n;
+    while (s->last_slot >= 0 && lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if ((int)w[mid].slot < s->last_slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (s->last_slot >= 0 && lo < n && (int)w[lo].slot == s->last_slot && w[lo].valid)
+        greedy = lo;
     if (greedy >= 0)
         order[k++] = greedy;
     for (int i = 0; i < s->nsorted; i++)
@@ -96,4 +103,5 @@ const struct warp_sched_ops warp_sched_gto_ops = {
     .order = gto_order,
     .on_issue = gto_on_issue,
     .on_stall = NULL,
+    .order_pure = 1,
 };

@@ -17,17 +17,27 @@ static int lrr_init(void *st, const struct sm_view *sm)
     return 0;
 }
 
-/* The SM hands w[] in ascending slot order: rotate so that the first slot
-   greater than the last issued comes first. */
-static int lrr_order(void *st, const struct warp_view *w, int n, int *order, sim_cycle now)
+/* The SM hands w[] in ascending slot order: start at the first slot greater
+   than the last issued (found by bisection: every view read is a cache line
+   of its own, and this runs every scheduler cycle). */
+static int lrr_rotation(void *st, const struct warp_view *w, int n, sim_cycle now)
 {
     const struct lrr_state *s = st;
     (void)now;
-    int start = 0;
-    while (start < n && (int)w[start].slot <= s->last_slot)
-        start++;
-    if (start == n)
-        start = 0;
+    int start = 0, hi = n;
+    while (start < hi) {
+        int mid = start + (hi - start) / 2;
+        if ((int)w[mid].slot <= s->last_slot)
+            start = mid + 1;
+        else
+            hi = mid;
+    }
+    return start == n ? 0 : start;
+}
+
+static int lrr_order(void *st, const struct warp_view *w, int n, int *order, sim_cycle now)
+{
+    int start = lrr_rotation(st, w, n, now);
     int k = 0;
     for (int i = start; i < n; i++)
         order[k++] = i;
@@ -53,4 +63,6 @@ const struct warp_sched_ops warp_sched_lrr_ops = {
     .order = lrr_order,
     .on_issue = lrr_on_issue,
     .on_stall = NULL,
+    .rotation = lrr_rotation,
+    .order_pure = 1,
 };
