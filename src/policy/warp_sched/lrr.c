@@ -6,24 +6,36 @@
  */
 #include "policy/warp_sched.h"
 
+#include <stdint.h>
+
 struct lrr_state {
     int last_slot;             /* slot of the last issued warp, -1 before any */
+    uintptr_t last_view;       /* where on_issue found its view (0 before any) */
 };
 
 static int lrr_init(void *st, const struct sm_view *sm)
 {
     (void)sm;
     ((struct lrr_state *)st)->last_slot = -1;
+    ((struct lrr_state *)st)->last_view = 0;
     return 0;
 }
 
 /* The SM hands w[] in ascending slot order: start at the first slot greater
-   than the last issued (found by bisection: every view read is a cache line
-   of its own, and this runs every scheduler cycle). */
+   than the last issued.  When the last issued warp's view is an element of
+   w[] (the SM hands on_issue its own view), that is the next element;
+   otherwise it is found by bisection.  Either way few views are read: each
+   is a cache line of its own, and this runs every scheduler cycle. */
 static int lrr_rotation(void *st, const struct warp_view *w, int n, sim_cycle now)
 {
     const struct lrr_state *s = st;
     (void)now;
+    uintptr_t off = s->last_view - (uintptr_t)w;
+    if (s->last_view && off % sizeof *w == 0 && off / sizeof *w < (uintptr_t)n &&
+        (int)w[off / sizeof *w].slot == s->last_slot) {
+        int next = (int)(off / sizeof *w) + 1;
+        return next == n ? 0 : next;
+    }
     int start = 0, hi = n;
     while (start < hi) {
         int mid = start + (hi - start) / 2;
@@ -51,6 +63,7 @@ static void lrr_on_issue(void *st, const struct warp_view *w, const struct warp_
     (void)in;
     (void)now;
     ((struct lrr_state *)st)->last_slot = w->slot;
+    ((struct lrr_state *)st)->last_view = (uintptr_t)w;
 }
 
 const struct warp_sched_ops warp_sched_lrr_ops = {
