@@ -374,6 +374,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
         struct sm_sched *sc = &s->sched[k];
         sc->live = 0;
         sc->frozen = sc->dirty = 0;
+        sc->views_gen++;
         for (unsigned j = 0; j < sc->nslots; j++) {
             uint16_t slot = sc->view[j].slot;
             memset(&sc->view[j], 0, sizeof sc->view[j]);
@@ -387,6 +388,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
         v.err = why;
         v.err_len = sizeof why;
         v.loc = s->loc;
+        v.views_gen = &sc->views_gen;
         v.max_ctas = s->max_ctas < s->g->max_cta_per_core ? s->max_ctas : s->g->max_cta_per_core;
         v.cta_warps = grid->cta_warps;
         struct cfg_error perr;
@@ -469,6 +471,7 @@ static void sm_view_refresh(struct sm *s, unsigned slot)
     struct warp_view *v = &sc->view[slot / s->n_sched];
     const struct sm_warp *w = &s->warp[slot];
     v->valid = w->state == SMW_ACTIVE;
+    sc->views_gen++;
     v->cta_slot = w->cta_slot;
     v->cta_linear = (uint32_t)s->cta[w->cta_slot].linear;
     v->age = w->age;
@@ -633,6 +636,7 @@ void sm_warp_free_slot(struct sm *s, unsigned slot)
     s->drain &= ~bit;
     s->sched[slot % s->n_sched].live &= ~bit;
     s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
+    s->sched[slot % s->n_sched].views_gen++;
     SIM_ASSERT(c->warps_left > 0);
     if (--c->warps_left == 0) {
         c->used = 0;

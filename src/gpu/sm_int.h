@@ -90,6 +90,7 @@ struct sm_sched {
     struct warp_view *view;             /* [nslots] */
     int *order;                         /* [nslots] */
     uint8_t *reason;                    /* [nslots] this cycle's pre-probe answer */
+    uint64_t views_gen;                 /* changed with any view's valid or age (sm_view.views_gen) */
     uint64_t live;                      /* mask over SM slots of its live warps */
     /* frozen: the last cycle visited every warp, none could issue and none
        can before frozen_until; cycles are skipped with these answers until

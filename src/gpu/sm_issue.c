@@ -37,6 +37,7 @@ static void sm_warp_to_drain(struct sm *s, struct sm_warp *w, unsigned slot, sim
     s->live &= ~bit;
     s->sched[slot % s->n_sched].live &= ~bit;
     s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
+    s->sched[slot % s->n_sched].views_gen++;
     s->drain |= bit;
 }
 

@@ -83,6 +83,11 @@ struct sm_view {
     const struct cta_locality *loc;
     unsigned max_ctas;
     unsigned cta_warps;
+    /* addition: a counter the SM changes whenever the valid or age field of one of this
+       scheduler's views changes (a warp arrives or leaves), valid from init to the end of the
+       kernel; a policy that keeps something derived from them rebuilds it when the counter
+       moved instead of comparing every view.  NULL when unknown (mock views). */
+    const uint64_t *views_gen;
 };
 
 struct warp_sched_ops {
@@ -144,6 +149,11 @@ struct warp_sched_ops {
     uint8_t order_pure;
 };
 
+/* The first index in w[0..n-1] (ascending slots, as the SM hands them) whose slot is not below
+   `slot` (n when none).  hint: the address of a view on_issue was handed for that slot (the SM
+   hands its own views), tried first so that no other view is read (views are a cache line
+   each, and order() runs every scheduler cycle); 0 when unknown. */
+int warp_view_lower_bound(const struct warp_view *w, int n, int slot, uintptr_t hint);
 const struct warp_sched_ops *warp_sched_find(const char *name);
 void warp_sched_names(char *buf, size_t n);
 /* addition: the i-th registered policy (registry.def order), NULL past the end */

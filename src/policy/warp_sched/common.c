@@ -15,3 +15,19 @@ const char *stall_reason_name(enum stall_reason r)
     };
     return (unsigned)r < STALL_COUNT ? names[r] : "?";
 }
+
+int warp_view_lower_bound(const struct warp_view *w, int n, int slot, uintptr_t hint)
+{
+    uintptr_t off = hint - (uintptr_t)w;
+    if (hint && off % sizeof *w == 0 && off / sizeof *w < (uintptr_t)n && (int)w[off / sizeof *w].slot == slot)
+        return (int)(off / sizeof *w);
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if ((int)w[mid].slot < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}

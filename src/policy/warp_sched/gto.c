@@ -6,8 +6,9 @@
  * the SM.
  *
  * The age order only changes when warps arrive or leave, so it is kept
- * between cycles and rebuilt when the views' valid/age pairs differ from the
- * ones it was built from.
+ * between cycles and rebuilt when the SM's change counter of the views moved
+ * (or, without one, when the views' valid/age pairs differ from the ones it
+ * was built from).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -18,6 +19,9 @@
 
 struct gto_state {
     int last_slot;             /* slot of the last issued warp, -1 before any */
+    uintptr_t last_view;       /* the view on_issue was handed for it (0 before any) */
+    const uint64_t *views_gen; /* the SM's change counter of the views (NULL: compare them) */
+    uint64_t gen;              /* its value when the cache was built */
     int n;                     /* views the cache was built from */
     int nsorted;
     int sorted[GTO_MAX];       /* valid view indices, oldest first */
@@ -26,11 +30,11 @@ struct gto_state {
 
 static int gto_init(void *st, const struct sm_view *sm)
 {
-    (void)sm;
     struct gto_state *s = st;
     memset(s, 0, sizeof *s);
     s->last_slot = -1;
     s->n = -1;
+    s->views_gen = sm->views_gen;
     return 0;
 }
 
@@ -63,21 +67,22 @@ static int gto_order(void *st, const struct warp_view *w, int n, int *order, sim
     if (n > GTO_MAX)
         n = GTO_MAX;
     bool same = s->n == n;
-    for (int i = 0; same && i < n; i++)
-        same = s->age[i] == (w[i].valid ? w[i].age : UINT64_MAX);
-    if (!same)
+    if (same && s->views_gen)
+        same = *s->views_gen == s->gen;   /* no warp arrived or left since the cache was built */
+    else
+        for (int i = 0; same && i < n; i++)
+            same = s->age[i] == (w[i].valid ? w[i].age : UINT64_MAX);
+    if (!same) {
         gto_rebuild(s, w, n);
-    /* the last issued warp's view, by bisection (w[] is in ascending slot order) */
-    int k = 0, greedy = -1, lo = 0, hi = n;
-    while (s->last_slot >= 0 && lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if ((int)w[mid].slot < s->last_slot)
-            lo = mid + 1;
-        else
-            hi = mid;
+        if (s->views_gen)
+            s->gen = *s->views_gen;
     }
-    if (s->last_slot >= 0 && lo < n && (int)w[lo].slot == s->last_slot && w[lo].valid)
-        greedy = lo;
+    int k = 0, greedy = -1;
+    if (s->last_slot >= 0) {
+        int i = warp_view_lower_bound(w, n, s->last_slot, s->last_view);
+        if (i < n && (int)w[i].slot == s->last_slot && w[i].valid)
+            greedy = i;
+    }
     if (greedy >= 0)
         order[k++] = greedy;
     for (int i = 0; i < s->nsorted; i++)
@@ -91,6 +96,7 @@ static void gto_on_issue(void *st, const struct warp_view *w, const struct warp_
     (void)in;
     (void)now;
     ((struct gto_state *)st)->last_slot = w->slot;
+    ((struct gto_state *)st)->last_view = (uintptr_t)w;
 }
 
 const struct warp_sched_ops warp_sched_gto_ops = {

@@ -6,8 +6,6 @@
  */
 #include "policy/warp_sched.h"
 
-#include <stdint.h>
-
 struct lrr_state {
     int last_slot;             /* slot of the last issued warp, -1 before any */
     uintptr_t last_view;       /* where on_issue found its view (0 before any) */
@@ -22,29 +20,15 @@ static int lrr_init(void *st, const struct sm_view *sm)
 }
 
 /* The SM hands w[] in ascending slot order: start at the first slot greater
-   than the last issued.  When the last issued warp's view is an element of
-   w[] (the SM hands on_issue its own view), that is the next element;
-   otherwise it is found by bisection.  Either way few views are read: each
-   is a cache line of its own, and this runs every scheduler cycle. */
+   than the last issued. */
 static int lrr_rotation(void *st, const struct warp_view *w, int n, sim_cycle now)
 {
     const struct lrr_state *s = st;
     (void)now;
-    uintptr_t off = s->last_view - (uintptr_t)w;
-    if (s->last_view && off % sizeof *w == 0 && off / sizeof *w < (uintptr_t)n &&
-        (int)w[off / sizeof *w].slot == s->last_slot) {
-        int next = (int)(off / sizeof *w) + 1;
-        return next == n ? 0 : next;
-    }
-    int start = 0, hi = n;
-    while (start < hi) {
-        int mid = start + (hi - start) / 2;
-        if ((int)w[mid].slot <= s->last_slot)
-            start = mid + 1;
-        else
-            hi = mid;
-    }
-    return start == n ? 0 : start;
+    int i = warp_view_lower_bound(w, n, s->last_slot, s->last_view);
+    if (i < n && (int)w[i].slot == s->last_slot)
+        i++;
+    return i >= n ? 0 : i;
 }
 
 static int lrr_order(void *st, const struct warp_view *w, int n, int *order, sim_cycle now)
