@@ -210,6 +210,12 @@ static inline uint8_t sm_probe(struct sm *s, struct sm_warp *w, unsigned slot, s
     return w->rep_reason;
 }
 
+/* The first cycle at which the warp's cached answer may change (the next one if it may now). */
+static inline sim_cycle sm_answer_until(const struct sm_warp *w, sim_cycle now)
+{
+    return w->wake_at > now ? w->wake_at : now + 1;
+}
+
 /* Algorithm 2: charge one probe of the warp. */
 static void sm_attribute(struct sm *s, struct sm_warp *w, uint8_t r, sim_cycle now)
 {
@@ -508,7 +514,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
             sm_attribute(s, w, r, now);
         }
         sm_count(&c, w, r);
-        mw = sim_min(mw, w->wake_at > now ? w->wake_at : now + 1);
+        mw = sim_min(mw, sm_answer_until(w, now));
     }
     cnt->live += c.live;
     cnt->idle += c.idle;
@@ -639,7 +645,7 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
     sim_cycle mw = SIM_NEVER;
     for (uint64_t m = sc->live; m; m &= m - 1) {
         const struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
-        mw = sim_min(mw, w->wake_at > now ? w->wake_at : now + 1);
+        mw = sim_min(mw, sm_answer_until(w, now));
     }
     sc->min_wake = mw;
     /* freeze when the next cycle would repeat this one: every warp visited and

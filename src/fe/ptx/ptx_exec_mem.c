@@ -73,11 +73,42 @@ static int addr_lanes(struct ptx_warp *w, struct ptx_frame *fr, const struct ptx
     return 0;
 }
 
+/* The window of a non-global space for lane l: its host base and size.  false for a space
+   that has none (global memory is looked up by address; an unsupported space). */
+static bool space_window(const struct ptx_warp *w, enum ptx_space sp, uint32_t lane, uint8_t **base,
+                         uint64_t *limit)
+{
+    const struct ptx_grid *g = w->g;
+    switch (sp) {
+    case PS_SHARED:
+        *limit = w->cta->smem_size;
+        *base = w->cta->smem;
+        return true;
+    case PS_LOCAL:
+        *limit = w->local_top;
+        *base = w->local + lane * w->local_stride;
+        return true;
+    case PS_CONST:
+        *limit = g->cbank_size;
+        *base = (uint8_t *)(uintptr_t)g->cbank;   /* written only after the read-only check in resolve */
+        return true;
+    case PS_PARAM:
+        *limit = g->param_bytes;
+        *base = (uint8_t *)(uintptr_t)g->params;
+        return true;
+    case PS_PARAM_FUNC:
+        *limit = w->param_top;
+        *base = w->pstack + lane * w->param_stride;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Host pointer for lane l's access of `size` bytes at addr in space sp. */
 static uint8_t *resolve(struct ptx_warp *w, enum ptx_space sp, uint64_t addr, uint32_t size, int kind,
                         uint32_t lane, struct fault *f)
 {
-    struct ptx_grid *g = w->g;
     uint64_t off = addr;
     f->addr = addr;
     f->lane = lane;
@@ -90,36 +121,15 @@ static uint8_t *resolve(struct ptx_warp *w, enum ptx_space sp, uint64_t addr, ui
         f->why = FW_MISALIGNED;
         return NULL;
     }
-    uint64_t limit;
-    uint8_t *base;
-    switch (sp) {
-    case PS_GLOBAL: {
-        uint8_t *p = ptx_mem_ptr(g->mem, off, size);
+    if (sp == PS_GLOBAL) {
+        uint8_t *p = ptx_mem_ptr(w->g->mem, off, size);
         if (!p)
             f->why = FW_BOUNDS;
         return p;
     }
-    case PS_SHARED:
-        limit = w->cta->smem_size;
-        base = w->cta->smem;
-        break;
-    case PS_LOCAL:
-        limit = w->local_top;
-        base = w->local + lane * w->local_stride;
-        break;
-    case PS_CONST:
-        limit = g->cbank_size;
-        base = (uint8_t *)(uintptr_t)g->cbank;   /* written only after the read-only check below */
-        break;
-    case PS_PARAM:
-        limit = g->param_bytes;
-        base = (uint8_t *)(uintptr_t)g->params;
-        break;
-    case PS_PARAM_FUNC:
-        limit = w->param_top;
-        base = w->pstack + lane * w->param_stride;
-        break;
-    default:
+    uint64_t limit;
+    uint8_t *base;
+    if (!space_window(w, sp, lane, &base, &limit)) {
         f->why = FW_NOSPACE;
         return NULL;
     }
@@ -230,11 +240,10 @@ static int resolve_all(struct ptx_warp *w, const struct ptx_insn *in, enum ptx_s
             hi = a > hi ? a : hi;
             bits |= a;
         }
-        const struct ptx_grid *g = w->g;
-        uint64_t limit = sp == PS_SHARED ? w->cta->smem_size : sp == PS_PARAM ? g->param_bytes : g->cbank_size;
-        uint8_t *base = sp == PS_SHARED ? w->cta->smem
-                      : sp == PS_PARAM ? (uint8_t *)(uintptr_t)g->params : (uint8_t *)(uintptr_t)g->cbank;
-        if (!(bits & (uint64_t)(size - 1)) && size <= limit && hi <= limit - size) {
+        uint64_t limit;
+        uint8_t *base;
+        if (space_window(w, sp, 0, &base, &limit) && !(bits & (uint64_t)(size - 1)) && size <= limit &&
+            hi <= limit - size) {
             FOR_LANES(m, l) w->hp[l] = base + w->addr[l];
             *space_out = (uint8_t)sp;
             return PTX_WARP_READY;
