@@ -19,7 +19,7 @@
 static const char pdp_help[] =
     "usage: warpsim pdp features (--ptx FILE | --workload NAME) [--kernel NAME] [--list] [--json]\n"
     "       warpsim pdp train DATA.csv -o MODEL [--folds K] [--seed S] [--no-select] [--min-keep F]\n"
-    "                         [--min-gain G] [--intercept] [--name NAME] [--json]\n"
+    "                         [--min-gain G] [--intercept] [--relative] [--name NAME] [--json]\n"
     "       warpsim pdp predict --model MODEL (--ptx FILE | --workload NAME) [--kernel NAME]\n"
     "                         --threads N --bytes B [--llc-misses X] [--dram-util U] [--json]\n"
     "       warpsim pdp schedule --model MODEL (--ptx FILE | --workload NAME) [--kernel NAME]\n"
@@ -45,7 +45,9 @@ static const char pdp_help[] =
     "             training-set selection drops whole kernels (the CSV's `kernel` column) while\n"
     "             that raises the cross-validated R^2 by more than --min-gain (default 0.001),\n"
     "             keeping at least --min-keep of them (default 0.7; --no-select keeps all);\n"
-    "             --intercept adds a constant term.  CSV columns: the feature names (see\n"
+    "             --intercept adds a constant term; --relative minimises relative instead of\n"
+    "             absolute errors (each row weighted by 1/time; for kernels whose times span\n"
+    "             orders of magnitude).  CSV columns: the feature names (see\n"
     "             `features`), time_cpu_alone, time_gpu_alone, time_cpu_coloc, time_gpu_coloc,\n"
     "             kernel; other columns are ignored.  Writes MODEL (a text file).\n"
     "  predict    the four predicted times (in the model's time unit)\n"
@@ -825,6 +827,8 @@ static int cmd_pdp_train(int argc, char **argv)
             o.select = false;
         } else if (strcmp(a, "--intercept") == 0) {
             o.intercept = true;
+        } else if (strcmp(a, "--relative") == 0) {
+            o.relative = true;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (a[0] == '-' && a[1]) {

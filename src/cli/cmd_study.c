@@ -742,6 +742,10 @@ static void study_usage(FILE *f)
           "  --full                   hetero: the whole matrix (all six mixes x 004's workloads)\n"
           "  --grid-scales F,F        heteropdp: factors on the CTA count of the kernels that take one\n"
           "                           (the campaign's thread axis, as pdp collect; default 1,0.25)\n"
+          "  --intercept              heteropdp: give the time models a constant term (pdp train\n"
+          "                           --intercept; the seed's Eq. A.2 has none)\n"
+          "  --relative               heteropdp: fit the time models to relative errors (pdp train\n"
+          "                           --relative) instead of absolute ones\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
@@ -768,6 +772,10 @@ int cmd_study(int argc, char **argv)
             o.no_reuse = 1;
         } else if (strcmp(a, "--full") == 0) {
             o.full = 1;
+        } else if (strcmp(a, "--intercept") == 0) {
+            o.intercept = 1;
+        } else if (strcmp(a, "--relative") == 0) {
+            o.relative = 1;
         } else if (strcmp(a, "--emit") == 0) {
             if (!v || i + 2 >= argc || (strcmp(v, "parallel") != 0 && strcmp(v, "slurm") != 0)) {
                 fprintf(stderr, "warpsim study: --emit needs a format (parallel or slurm) and a file\n");

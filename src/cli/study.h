@@ -152,6 +152,8 @@ struct st_opts {
     int full;                   /* study hetero --full: the whole workload x mix matrix */
     const char *grid_scales;    /* study heteropdp: factors on the scalable kernels' CTA counts (pdp collect
                                    --grid-scales), or NULL for its default */
+    int intercept;              /* study heteropdp --intercept: the time models get a constant term */
+    int relative;               /* study heteropdp --relative: they are fitted to relative errors */
 };
 
 /* Column / row table printed as text and written as CSV. */

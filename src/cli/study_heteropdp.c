@@ -106,7 +106,7 @@ static int hp_same(const struct pc_row *a, const struct pc_row *b, int by_size)
 
 /* Out-of-sample predictions of every row into cs: the models trained without the row's kernel at its
    size (by_size) or without the kernel altogether. */
-static int hp_predict(const struct pc_campaign *c, struct hp_case *cs, int by_size)
+static int hp_predict(const struct pc_campaign *c, struct hp_case *cs, int by_size, const struct st_opts *o)
 {
     struct pc_campaign sub;
     memset(&sub, 0, sizeof sub);
@@ -132,6 +132,8 @@ static int hp_predict(const struct pc_campaign *c, struct hp_case *cs, int by_si
         char msg[512];
         struct pdp_train_opts to;
         pdp_train_opts_default(&to);
+        to.intercept = o->intercept != 0;
+        to.relative = o->relative != 0;
         if (pc_dataset(&sub, &d, msg, sizeof msg) != 0 || pdp_train(&d, &to, "loko", ms, rep, msg, sizeof msg) != 0) {
             fprintf(stderr, "warpsim study heteropdp: training without %s %s: %s\n", c->rows[i].kernel,
                     by_size ? c->rows[i].size : "(all sizes)", msg);
@@ -240,7 +242,7 @@ int study_heteropdp(const struct st_opts *o)
     double *tab_err = calloc(2 * PC_MAX_CO * c.n + 1, sizeof(double));
     struct hp_case *cs_k = calloc(c.n, sizeof *cs_k);   /* whole kernels held out */
     if (!cs || !cs_k || !tab_err || !err[0][0] || !err[0][1] || !err[1][0] || !err[1][1] ||
-        hp_predict(&c, cs, 1) != 0 || hp_predict(&c, cs_k, 0) != 0) {
+        hp_predict(&c, cs, 1, o) != 0 || hp_predict(&c, cs_k, 0, o) != 0) {
         fprintf(stderr, "warpsim study heteropdp: out of host memory\n");
         pc_campaign_free(&c);
         return EXIT_SIM_ERROR;
@@ -283,8 +285,10 @@ int study_heteropdp(const struct st_opts *o)
     fprintf(f, "campaign: %s/pdp.csv: %zu kernels x sizes x grid scales = %zu cases alone (%zu of them on a scaled "
                "grid), %zu with one co-runner, %zu with two; predictions leave the case's kernel at its size (every grid "
                "scale of it) out of training (the kernel at its other size stays in, as the seed's training set had "
-               "kernels at several input sizes)\n",
-            cdir, nkern, nalone, nscaled, n1, n2);
+               "kernels at several input sizes)%s%s\n",
+            cdir, nkern, nalone, nscaled, n1, n2,
+            o->intercept ? "; the time models have a constant term (--intercept)" : "",
+            o->relative ? "; they are fitted to relative errors (--relative)" : "");
 
     /* ---- Fig. 6.7 / 6.13: target selection ---- */
     unsigned conf[3][2][2];   /* [alone, one, two][pred][opt] */

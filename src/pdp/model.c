@@ -113,13 +113,22 @@ int pdp_model_fit(struct pdp_model *m, const struct pdp_features *x, const doubl
     }
     for (size_t i = 0; i < n; i++) {
         size_t r = row_at(rows, i);
+        /* relative: minimise sum ((y - x.c) / y)^2, i.e. the row x / y against 1 */
+        double w = 1;
+        if (m->relative) {
+            if (!(y[r] > 0) || !isfinite(y[r])) {
+                free(a); free(b); free(scale); free(sv);
+                return pdp_err(msg, len, "pdp fit: a relative fit needs positive times (row %zu: %g)", r + 1, y[r]);
+            }
+            w = 1 / y[r];
+        }
         for (unsigned j = 0; j < p; j++) {
-            double v = pdp_term_value(&m->terms[j], &x[r]);
+            double v = pdp_term_value(&m->terms[j], &x[r]) * w;
             a[i * p + j] = v;
             if (fabs(v) > scale[j])
                 scale[j] = fabs(v);
         }
-        b[i] = y[r];
+        b[i] = y[r] * w;
     }
     /* columns scaled to a largest magnitude of 1: counts, bytes and their products span
        some twenty orders of magnitude, and dgelsd's rank cut is relative to the largest
@@ -363,6 +372,7 @@ void pdp_train_opts_default(struct pdp_train_opts *o)
     o->folds = 32;
     o->seed = 1;
     o->intercept = false;
+    o->relative = false;
     o->select = true;
     o->min_keep = 0.7;
     o->min_gain = 1e-3;
@@ -380,6 +390,7 @@ static int train_one(const struct pdp_dataset *d, const struct pdp_train_opts *o
                      enum pdp_scen s, struct pdp_model *m, struct pdp_train_report *rep, char *msg, size_t len)
 {
     pdp_model_shape_default(m, t, s, o->intercept);
+    m->relative = o->relative;
     bool used[PDP_F_COUNT];
     pdp_model_uses(m, used);
     char missing[256] = "";
@@ -500,8 +511,8 @@ int pdp_train(const struct pdp_dataset *d, const struct pdp_train_opts *o, const
                                  "time_gpu_coloc): nothing to train",
                        d->path);
     snprintf(ms->notes, sizeof ms->notes,
-             "trained by warpsim pdp train from %s: %zu rows, %u folds, seed %llu, selection %s", d->path, d->n,
-             o->folds, (unsigned long long)o->seed, o->select ? "on" : "off");
+             "trained by warpsim pdp train from %s: %zu rows, %u folds, seed %llu, selection %s, %s errors", d->path,
+             d->n, o->folds, (unsigned long long)o->seed, o->select ? "on" : "off", o->relative ? "relative" : "absolute");
     return 0;
 }
 

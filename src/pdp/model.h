@@ -60,6 +60,9 @@ struct pdp_fit_stats {
 
 struct pdp_model {
     bool present;
+    bool relative;               /* pdp_model_fit minimises relative errors: each row divided by its
+                                    time (weighted least squares), so that microsecond kernels weigh
+                                    as much as second-long ones; not part of the model file */
     unsigned nterms;
     struct pdp_term terms[PDP_MAX_TERMS];
     struct pdp_fit_stats st;
@@ -126,6 +129,7 @@ struct pdp_train_opts {
     unsigned folds;              /* default 32 */
     uint64_t seed;               /* default 1 */
     bool intercept;              /* add a 1 x 1 term (the seed's tables have none) */
+    bool relative;               /* fit relative errors (pdp_model.relative); default: absolute, as Eq. A.2 */
     bool select;                 /* training-set selection (default on, as the seed) */
     double min_keep;             /* default 0.7 (the seed kept 45 of 63 kernels) */
     double min_gain;             /* default 0.001 */

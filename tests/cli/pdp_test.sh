@@ -159,6 +159,15 @@ for k, m in t["models"].items():
     assert m["kernels"] == 30 and m["kernels_kept"] >= 21, (k, m)
 PY
 grep -q "^model gpu coloc" "$T/syn.model" && grep -q "^stat cv_r2" "$T/syn.model" || fail "model file lacks models or stats"
+# the relative fit: the same exact-shaped data is fitted as well, and the note says how
+"$W" pdp train "$T/train.csv" -o "$T/rel.model" --relative --json >"$T/r.json" 2>"$T/r.err" || fail "train --relative: $(cat "$T/r.err")"
+grep -q "^note .*relative errors" "$T/rel.model" || fail "train --relative: the model's note does not say so"
+grep -q "^note .*absolute errors" "$T/syn.model" || fail "train: the model's note does not name the absolute fit"
+python3 - "$T/r.json" <<'PY' || fail "train --relative: cross-validated R^2 too low"
+import json, sys
+for k, m in json.load(open(sys.argv[1]))["models"].items():
+    assert m["cv_r2"] > 0.99 and m["cv_mape"] < 0.05, (k, m)
+PY
 # a new launch: 8192 threads, 1 MB, salu 5 smem 3 valu 20 vmem 10 branch 4 / mem 12 int 30 fp 8
 F="--feature cpu_salu=5 --feature cpu_smem=3 --feature cpu_valu=20 --feature cpu_vmem=10 --feature cpu_branch=4
    --feature cpu_atomic=0 --feature gpu_mem=12 --feature gpu_int=30 --feature gpu_fp=8 --feature gpu_math=0

@@ -162,6 +162,62 @@ TEST(regression_recovers_coefficients_with_noise)
     CHECK(cv.within20 == 1.0);
 }
 
+/* sums of squared relative and absolute residuals of m over the rows */
+static void residuals(const struct pdp_model *m, const struct pdp_features *x, const double *y, int n, double *rel,
+                      double *abs_)
+{
+    *rel = *abs_ = 0;
+    for (int i = 0; i < n; i++) {
+        double e = y[i] - pdp_model_predict(m, &x[i]);
+        *rel += (e / y[i]) * (e / y[i]);
+        *abs_ += e * e;
+    }
+}
+
+TEST(regression_relative_errors)
+{
+    struct pdp_model m;
+    enum { N = 400 };
+    static struct pdp_features x[N];
+    static double y[N];
+    uint64_t s = 11;
+    /* exact data: the weighted fit recovers the coefficients as the plain one does */
+    small_shape(&m);
+    for (int i = 0; i < N; i++) {
+        small_row(&s, &x[i]);
+        y[i] = small_time(&m, &x[i]);
+    }
+    m.relative = true;
+    char msg[256] = "";
+    REQUIRE(pdp_model_fit(&m, x, y, NULL, N, msg, sizeof msg) == 0);
+    for (unsigned k = 0; k < m.nterms; k++)
+        CHECK_NEAR(m.terms[k].coef / small_true[k], 1.0, 1e-6);
+    /* a time that grows faster than the one-term shape (threads x 1) can follow, over seven orders
+       of magnitude: each fit is best by its own measure, and the absolute one, led by the long
+       rows, misses the short ones by far */
+    int f[1] = {PDP_F_THREADS};
+    struct pdp_model ab, re;
+    REQUIRE(pdp_model_shape(&ab, f, 1, false) == 0);
+    re = ab;
+    re.relative = true;
+    for (int i = 0; i < N; i++) {
+        memset(&x[i], 0, sizeof x[i]);
+        x[i].v[PDP_F_THREADS] = pow(10, rng_range(&s, 0, 6));
+        y[i] = 1e-6 * pow(x[i].v[PDP_F_THREADS], 1.2) * (1 + 0.05 * rng_normal(&s));
+    }
+    REQUIRE(pdp_model_fit(&ab, x, y, NULL, N, msg, sizeof msg) == 0);
+    REQUIRE(pdp_model_fit(&re, x, y, NULL, N, msg, sizeof msg) == 0);
+    double ab_rel, ab_abs, re_rel, re_abs;
+    residuals(&ab, x, y, N, &ab_rel, &ab_abs);
+    residuals(&re, x, y, N, &re_rel, &re_abs);
+    CHECK(ab_abs <= re_abs);
+    CHECK(re_rel < 0.1 * ab_rel);
+    /* a time that is not positive cannot be weighted */
+    y[7] = 0;
+    CHECK(pdp_model_fit(&re, x, y, NULL, N, msg, sizeof msg) != 0);
+    CHECK(strstr(msg, "positive") && strstr(msg, "row 8"));
+}
+
 TEST(regression_full_table_shape_exact_data)
 {
     /* the 55-term co-located CPU shape over realistic magnitudes: noise-free data is recovered
