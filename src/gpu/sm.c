@@ -123,6 +123,7 @@ void sm_reg_stats(struct sm *s, struct stats *st, const char *prefix)
     stats_reg(st, &m->util_cycles, "cycles with at least one CTA resident", "%s.util_cycles", prefix);
     stats_reg(st, &m->issued_warp_insns, "warp instructions issued", "%s.warp_insns", prefix);
     stats_reg(st, &m->issued_thread_insns, "thread instructions issued", "%s.thread_insns", prefix);
+    stats_reg(st, &m->paused_warp_insns, "warp instructions issued by paused CTAs", "%s.paused_warp_insns", prefix);
     stats_reg(st, &m->lat_rt_sum, "sum of request round trips (core cycles)", "%s.lat_rt_sum", prefix);
     stats_reg(st, &m->lat_rt_count, "replies received", "%s.lat_rt_count", prefix);
     stats_reg(st, &m->lat_rt_max, "longest round trip", "%s.lat_rt_max", prefix);

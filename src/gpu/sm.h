@@ -78,6 +78,9 @@ struct sm_metrics {
     /* addition: 004's stall_GPU, summed over cycles: schedulers that had live warps and issued
        nothing (0 .. schedulers per cycle) */
     uint64_t stall_gpu;
+    /* addition: warp instructions issued by warps of paused CTAs (DYNCTA deprioritises a paused
+       CTA, it does not stop it: 001 sec. IV) */
+    uint64_t paused_warp_insns;
 };
 
 /* One finished warp (the per-warp file; CAWS reads it as its oracle). */

@@ -340,6 +340,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     s->lanes_busy_until = now + s->warp_passes;
     w->insns++;
     s->m.issued_warp_insns++;
+    s->m.paused_warp_insns += s->cta[w->cta_slot].paused;
     s->m.issued_thread_insns += sim_popcount32(wi.active_mask);   /* guard true: gpu_sim_insn */
     w->nx_valid = 0;
     w->wake_at = 0;
@@ -364,13 +365,14 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     /* PTX_WARP_BARRIER: peeked once the barrier releases it */
 }
 
-/* policies may leave out warps or repeat one; paused CTAs go last */
+/* policies may leave out warps or repeat one; paused CTAs go last (001 sec. IV), or are left out
+   with -warpsim_cta_pause_stops (an ablation: they are neither issued nor charged) */
 static int sm_visit_order(struct sm *s, struct sm_sched *sc, int n, int *tmp)
 {
     if (!s->any_paused)
         return n;
     int k = 0;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < (s->g->cta_pause_stops ? 1 : 2); pass++)
         for (int i = 0; i < n; i++) {
             int j = sc->order[i];
             if (j >= 0 && (unsigned)j < sc->nslots && sc->view[j].cta_paused == (pass == 1))
@@ -634,10 +636,14 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
         }
         return sm_sched_issue(s, sc, slot, 0, now);
     }
-    /* nothing issued: the warps the policy left out still count for the cycle's metrics */
+    /* nothing issued: the warps the policy left out still count for the cycle's metrics, except
+       those of CTAs that -warpsim_cta_pause_stops has stopped (as if not resident: a ready one would
+       otherwise keep the cycle from counting as C_mem) */
     for (uint64_t m = sc->live & ~visited; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         struct sm_warp *w = &s->warp[slot];
+        if (s->g->cta_pause_stops && s->cta[w->cta_slot].paused)
+            continue;
         uint8_t r = sm_probe(s, w, slot, now);
         if (w->state == SMW_ACTIVE)
             sm_count(cnt, w, r);

@@ -46,6 +46,8 @@ const struct cfg_opt gpu_config_opts[] = {
     O("gpgpu_num_sched_per_core", CFG_UINT, num_sched_per_core, "2", 1, 8, "warp schedulers per SM"),
     O("gpgpu_scheduler", CFG_STRING, scheduler, "lrr", 0, 0, "warp scheduling policy (warpsim list --policies)"),
     O("warpsim_cta_scheduler", CFG_STRING, cta_scheduler, "rr", 0, 0, "CTA scheduling policy"),
+    O("warpsim_cta_pause_stops", CFG_UINT, cta_pause_stops, "0", 0, 1,
+      "1: warps of paused CTAs never issue (an ablation; 001 sec. IV only deprioritises them, the default 0)"),
     O("warpsim_cm", CFG_STRING, cm, "none", 0, 0,
       "concurrency manager (004 sec. 4: none, cm_cpu, cm_bal, cm_bal1..4): sets each core's warp limit through a "
       "warp scheduler that takes one (swl)"),

@@ -59,6 +59,7 @@ enum gsum {
     GS_L1D_CACC, GS_L1D_CHIT, GS_L1D_CPHIT, GS_L1D_NACC, GS_L1D_NHIT, GS_L1D_NPHIT,
     GS_CPL_SAMPLES, GS_CPL_SLOW,         /* CPL accuracy (sm_metrics.cpl_samples, cpl_slow) */
     GS_STALL_GPU,                        /* 004's stall_GPU (sm_metrics.stall_gpu), summed over SMs */
+    GS_PAUSED_WINSN,                     /* warp instructions of paused CTAs (sm_metrics.paused_warp_insns) */
     GS_CM_DECISIONS, GS_CM_LIMIT_SUM,    /* concurrency manager: decisions, and the limits they set summed */
     GS_P_REQS, GS_P_REPLIES, GS_P_STALL_MC, GS_P_STALL_NET, GS_P_L2_RES_FAIL,
     GS_IREQ_PKTS, GS_IREQ_FLITS, GS_IREQ_LAT, GS_IREQ_STALL,

@@ -66,6 +66,7 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         v[GS_CPL_SLOW] += m->cpl_slow;
         v[GS_SCHED] += m->scheduling;
         v[GS_STALL_GPU] += m->stall_gpu;
+        v[GS_PAUSED_WINSN] += m->paused_warp_insns;
         pc[PC_STALL_GPU] = m->stall_gpu;
         for (int s = 0; s < STALL_COUNT; s++)
             v[GS_STALL0 + s] += m->stall[s];
@@ -587,6 +588,10 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_u64(e, "gpu_sim_warp_insn", s->warp_insns);
     em_dbl(e, "gpu_ipc", ratio(s->thread_insns, s->cycles));
     em_dbl(e, "gpu_warp_ipc", ratio(s->warp_insns, s->cycles));
+    /* CTA pausing deprioritises (001 sec. IV): what the paused CTAs still issued; in JSON, and in the
+       text report when the CTA scheduler sets limits */
+    if (e->json || (g->cta_ops && g->cta_ops->update))
+        em_u64(e, "warpsim_paused_cta_warp_insn", d[GS_PAUSED_WINSN]);
     em_u64(e, "gpu_tot_sim_cycle", s->tot_cycles);
     em_u64(e, "gpu_tot_sim_insn", s->tot_thread_insns);
     em_u64(e, "gpu_tot_sim_warp_insn", s->tot_warp_insns);

@@ -618,32 +618,60 @@ static void patch_script_progress(struct gpu *g, void *user)
     patch_script(g, &sp->sb);
 }
 
-/* Paused CTAs are deprioritised, never starved: with n = N = 4 and then
-   n = 1 from cycle 100 on, the three newest CTAs pause; each of them issues
-   instructions while paused (the SM visits their warps when the running
-   CTA's cannot issue), the kernel completes and verifies. */
-TEST(paused_ctas_still_run_and_the_kernel_finishes)
+/* One SM, vecadd, n = N = 4 and then n = 1 from cycle 100 on: the three newest CTAs pause and
+   resume one by one as running CTAs finish.  `stops`: -warpsim_cta_pause_stops. */
+static void run_paused(int stops, struct model_stats *ms, unsigned *resumed, unsigned *progressed,
+                       uint64_t *paused_insns)
 {
     struct script_progress pb = {{.tmpl = {2, 0, {4, 1}, 100}}, NULL};
     struct progress_log *p = calloc(1, sizeof *p);
     REQUIRE(p != NULL);
     p->log.e = calloc(EV_MAX, sizeof(struct ev));
     pb.p = p;
-    const char *kv[] = {"gpgpu_n_clusters", "1", NULL};
+    const char *kv[] = {"gpgpu_n_clusters", "1", "warpsim_cta_pause_stops", stops ? "1" : "0", NULL};
     struct run r;
     run_wl(&r, "vecadd", kv, NULL, 1, NULL, patch_script_progress, &pb);
     REQUIRE(r.st == WS_SUCCESS);
     CHECK(r.res.verified);
-    struct model_stats ms;
-    CHECK_EQ_INT(check_model(&p->log, 1, &ms), 0);
-    CHECK_EQ_INT(ms.pauses, 3);          /* at cycle 99 the 3 newest of 4 CTAs pause */
-    CHECK_EQ_INT(ms.unpauses, 3);        /* and resume one by one as running CTAs finish */
-    CHECK_EQ_INT(p->resumed, 3);
-    CHECK_EQ_INT(p->progressed, 3);      /* every one of them issued while paused */
-    CHECK_EQ_INT(ms.dispatches, 48);     /* every CTA of the grid ran */
+    CHECK_EQ_INT(check_model(&p->log, 1, ms), 0);
+    *resumed = p->resumed;
+    *progressed = p->progressed;
+    *paused_insns = sm_get_metrics(ws_gpu(r.ctx)->sm[0])->paused_warp_insns;
     wsDestroy(r.ctx);
     free(p->log.e);
     free(p);
+}
+
+/* Paused CTAs are deprioritised, never starved (001 sec. IV): each of them issues instructions
+   while paused (the SM visits their warps when the running CTA's cannot issue), the SM counts
+   them, and the kernel completes and verifies. */
+TEST(paused_ctas_still_run_and_the_kernel_finishes)
+{
+    struct model_stats ms;
+    unsigned resumed, progressed;
+    uint64_t paused_insns;
+    run_paused(0, &ms, &resumed, &progressed, &paused_insns);
+    CHECK_EQ_INT(ms.pauses, 3);          /* at cycle 99 the 3 newest of 4 CTAs pause */
+    CHECK_EQ_INT(ms.unpauses, 3);        /* and resume one by one as running CTAs finish */
+    CHECK_EQ_INT(resumed, 3);
+    CHECK_EQ_INT(progressed, 3);         /* every one of them issued while paused */
+    CHECK(paused_insns > 0);             /* warpsim_paused_cta_warp_insn */
+    CHECK_EQ_INT(ms.dispatches, 48);     /* every CTA of the grid ran */
+}
+
+/* The ablation -warpsim_cta_pause_stops 1: a paused CTA issues nothing until it resumes; the
+   kernel still completes (a paused CTA resumes when a running one finishes). */
+TEST(paused_ctas_stopped_issue_nothing)
+{
+    struct model_stats ms;
+    unsigned resumed, progressed;
+    uint64_t paused_insns;
+    run_paused(1, &ms, &resumed, &progressed, &paused_insns);
+    CHECK_EQ_INT(ms.pauses, 3);
+    CHECK_EQ_INT(resumed, 3);
+    CHECK_EQ_INT(progressed, 0);
+    CHECK_EQ_INT(paused_insns, 0);
+    CHECK_EQ_INT(ms.dispatches, 48);
 }
 
 /* Column index of `name` in a CSV header line, -1 if absent. */
