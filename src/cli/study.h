@@ -46,6 +46,7 @@ struct sw_metrics {
     double cycles, thread_insns, warp_insns, ipc, warp_ipc;
     double l1d_miss_rate, l2_miss_rate, lat_rt, util, ract, c_idle, c_mem, idle_ratio, dram_bw_util, occupancy;
     double host_seconds;
+    double paused_warp_insns;   /* warpsim_paused_cta_warp_insn (CTA pausing); NaN in older results */
 };
 
 struct sw_run {

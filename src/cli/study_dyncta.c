@@ -259,9 +259,10 @@ int study_dyncta(const struct st_opts *o)
              d_avga = st_col(t2, "avg n whole run"),
              d_lat = st_col(t2, "lat_rt base"), d_latc = st_col(t2, "lat_rt DYN/base"),
              d_util = st_col(t2, "util DYN/base"), d_ract = st_col(t2, "RACT base"), d_ractd = st_col(t2, "RACT DYN"),
-             d_l1 = st_col(t2, "L1D base"), d_l1o = st_col(t2, "L1D opt"), d_l1d = st_col(t2, "L1D DYN");
+             d_l1 = st_col(t2, "L1D base"), d_l1o = st_col(t2, "L1D opt"), d_l1d = st_col(t2, "L1D DYN"),
+             d_pau = st_col(t2, "paused insns DYN");
     double a_N[DY_MAXW], a_opt[DY_MAXW], a_avg[DY_MAXW], a_avga[DY_MAXW], a_latc[DY_MAXW], a_utilc[DY_MAXW], a_l1[DY_MAXW],
-        a_l1o[DY_MAXW], a_l1d[DY_MAXW], a_ract[DY_MAXW], a_ractd[DY_MAXW], a_lat[DY_MAXW];
+        a_l1o[DY_MAXW], a_l1d[DY_MAXW], a_ract[DY_MAXW], a_ractd[DY_MAXW], a_lat[DY_MAXW], a_pau[DY_MAXW];
     for (size_t i = 0; i < nw; i++) {
         struct dy_wl *d = &w[i];
         unsigned r = st_row(t2, d->name);
@@ -279,6 +280,8 @@ int study_dyncta(const struct st_opts *o)
         a_l1[i] = b ? b->l1d_miss_rate : NAN;
         a_l1o[i] = op ? op->l1d_miss_rate : NAN;
         a_l1d[i] = dy ? dy->l1d_miss_rate : NAN;
+        /* the share of DYNCTA's warp instructions that paused CTAs issued (deprioritised, not stopped) */
+        a_pau[i] = dy && dy->warp_insns > 0 ? dy->paused_warp_insns / dy->warp_insns : NAN;
         if (d->N)
             st_setf(t2, r, d_N, "%u%s", d->N, d->n_observed ? "*" : "");
         else
@@ -307,12 +310,15 @@ int study_dyncta(const struct st_opts *o)
         st_cell(t2, r, d_l1, &l, d->base, a_l1[i]);
         st_setnum(t2, r, d_l1o, a_l1o[i], 2, why_static[0] ? "n/a" : "fail");
         st_cell(t2, r, d_l1d, &l, d->dyn, a_l1d[i]);
+        st_cell(t2, r, d_pau, &l, d->dyn, a_pau[i]);
     }
     {
         unsigned r = st_row(t2, "AMEAN");
         t2->rule_before[r] = 1;
-        const double *cols[] = {a_N, a_opt, a_avg, a_avga, a_lat, a_latc, a_utilc, a_ract, a_ractd, a_l1, a_l1o, a_l1d};
-        const unsigned ids[] = {d_N, d_opt, d_avg, d_avga, d_lat, d_latc, d_util, d_ract, d_ractd, d_l1, d_l1o, d_l1d};
+        const double *cols[] = {a_N,  a_opt, a_avg, a_avga, a_lat, a_latc, a_utilc,
+                                a_ract, a_ractd, a_l1, a_l1o, a_l1d, a_pau};
+        const unsigned ids[] = {d_N,   d_opt,  d_avg, d_avga, d_lat, d_latc, d_util,
+                                d_ract, d_ractd, d_l1, d_l1o, d_l1d, d_pau};
         for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++)
             st_setnum(t2, r, ids[k], st_amean(cols[k], nw), ids[k] == d_lat ? 0 : 2, "n/a");
     }

@@ -193,6 +193,10 @@ grep -q "^vecadd  *Type-.  *4  " "$tmp/out" && ok \
     || bad "dyncta finds N = 4 for vecadd on dyncta-30core: $(grep '^vecadd' "$tmp/out" | head -1)"
 grep -q "DYNCTA's average n lands near opt" "$tmp/out" && ok || bad "dyncta compares with the seed"
 [ -s sd/dyncta_ipc.csv ] && [ -s sd/dyncta_metrics.csv ] && [ -s sd/dyncta.txt ] && ok || bad "dyncta files"
+# the share of DYNCTA's instructions issued by paused CTAs: a number in [0, 1] for vecadd
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "paused insns DYN") c = i }
+         $1 == "vecadd" { v = $c } END { exit !(c && v != "" && v + 0 >= 0 && v + 0 <= 1 && v ~ /^[0-9.]+$/) }' \
+    sd/dyncta_metrics.csv && ok || bad "dyncta: paused-instruction share: $(head -1 sd/dyncta_metrics.csv)"
 
 # ---- the cache studies of 000 ch. 5 at tiny size: l1-size, then ctrlc on a fixed list ----
 "$W" study --help | grep -q "^  l1-size " && "$W" study --help | grep -q "^  ctrlc " && ok \
