@@ -96,6 +96,7 @@ struct cta_sched_ops {
  * line within the row (1D arrays: y = 0).  Read-only for policies; valid from
  * the policy's init to the end of the kernel. */
 #define LOC_MAX_ARRAYS 8
+#define LOC_MAX_BOXES 4
 
 struct loc_rect {
     int64_t x, y;              /* upper-left line */
@@ -112,6 +113,10 @@ struct cta_locality {
     uint64_t n_ctas;
     struct loc_rect extent[LOC_MAX_ARRAYS];   /* per array: bounding box of every CTA's rectangle */
     const struct loc_rect *rect;   /* CTA c on array a: rect[c * narrays + a] (003 fig. 3.5's block queue entry) */
+    /* extension (the las CTA scheduler's `tiles` parameter): CTA c's lines on array a as up to
+       LOC_MAX_BOXES disjoint boxes, box[(c * narrays + a) * LOC_MAX_BOXES + i], w == 0 past the last
+       (gpu_locality.c merges the accesses' own rectangles); NULL: one rectangle per array, the seed's */
+    const struct loc_rect *box;
     /* the lines warp w of CTA c touches on array a: pts[wpt_off[i] .. wpt_off[i + 1]) with
        i = (c * cta_warps + w) * narrays + a; NULL when no warp policy asked for them */
     const uint32_t *wpt_off;
@@ -131,10 +136,20 @@ static inline uint64_t loc_overlap(const struct loc_rect *a, const struct loc_re
     return x1 > x0 && y1 > y0 ? (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0) : 0;
 }
 
-/* Inter-block locality of CTAs c and d: the sum over arrays of their overlaps. */
+/* Inter-block locality of CTAs c and d: the sum over arrays of their overlaps (with boxes, of
+   every pair of boxes; a CTA's boxes are disjoint, so this counts each shared line once). */
 static inline uint64_t loc_cta_locality(const struct cta_locality *l, uint64_t c, uint64_t d)
 {
     uint64_t sum = 0;
+    if (l->box) {
+        const struct loc_rect *bc = &l->box[c * l->narrays * LOC_MAX_BOXES];
+        const struct loc_rect *bd = &l->box[d * l->narrays * LOC_MAX_BOXES];
+        for (unsigned a = 0; a < l->narrays; a++, bc += LOC_MAX_BOXES, bd += LOC_MAX_BOXES)
+            for (unsigned i = 0; i < LOC_MAX_BOXES && bc[i].w > 0; i++)
+                for (unsigned j = 0; j < LOC_MAX_BOXES && bd[j].w > 0; j++)
+                    sum += loc_overlap(&bc[i], &bd[j]);
+        return sum;
+    }
     for (unsigned a = 0; a < l->narrays; a++)
         sum += loc_overlap(&l->rect[c * l->narrays + a], &l->rect[d * l->narrays + a]);
     return sum;

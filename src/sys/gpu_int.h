@@ -235,12 +235,13 @@ struct gpu {
 };
 
 /* gpu_locality.c: access ranges of the grid's CTAs (and, with warps, the
-   lines each warp touches) from the kernel's address slices (flags:
+   lines each warp touches; with tiles, each CTA's boxes per array: struct
+   cta_locality.box) from the kernel's address slices (flags:
    PTX_SLICE_* of fe/ptx/ptx_slice.h); NULL with msg
    when the host runs out of memory (a kernel whose accesses cannot be sliced
    gets a table with no arrays).  Free with gpu_locality_free. */
-struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned line_bytes, bool warps, unsigned flags,
-                                        char *msg, size_t n);
+struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned line_bytes, bool warps, bool tiles,
+                                        unsigned flags, char *msg, size_t n);
 void gpu_locality_free(struct cta_locality *l);
 /* Kernel start: what the policies of g need for this grid (the access ranges,
    handed to the SMs for a warp policy; the dispatched-CTA record for a CTA

@@ -29,6 +29,7 @@
 struct gpu_loc {
     struct cta_locality pub;
     struct loc_rect *rect;
+    struct loc_rect *box;
     uint32_t *off;
     struct loc_point *pts;
 };
@@ -39,6 +40,7 @@ void gpu_locality_free(struct cta_locality *l)
     if (!g)
         return;
     free(g->rect);
+    free(g->box);
     free(g->off);
     free(g->pts);
     free(g);
@@ -58,6 +60,61 @@ static void extent_add(struct loc_rect *e, const struct loc_rect *r)
     e->y = e->y < r->y ? e->y : r->y;
     e->w = x1 - e->x;
     e->h = y1 - e->y;
+}
+
+/* Can boxes a and b become one without counting a line neither holds?  When they share a line
+   (their lines must then be counted once; the merged box may hold a few more) or when their union
+   is a box (rows of one tile, one access each). */
+static bool boxes_merge(const struct loc_rect *a, const struct loc_rect *b)
+{
+    if (loc_overlap(a, b))
+        return true;
+    if (a->x == b->x && a->w == b->w)
+        return b->y <= a->y + a->h && a->y <= b->y + b->h;
+    if (a->y == b->y && a->h == b->h)
+        return b->x <= a->x + a->w && a->x <= b->x + b->w;
+    return false;
+}
+
+/* CTA c's boxes on every array (the `tiles` extension, struct cta_locality.box): the rectangles
+   of its accesses, merged while two can merge (boxes_merge); more than LOC_MAX_BOXES left: the
+   array's one rectangle, as without tiles.  acc: naccess rectangles of scratch. */
+static int build_boxes(struct gpu_loc *L, struct ptx_slice_set *s, const struct ptx_slice_env *env,
+                       const struct ptx_slice_layout *lay, uint64_t c, struct ptx_slice_rect *acc)
+{
+    struct cta_locality *p = &L->pub;
+    if (ptx_slice_cta_access_rects(s, env, lay, c, acc) != 0)
+        return -1;
+    for (unsigned a = 0; a < p->narrays; a++) {
+        struct loc_rect *out = &L->box[(c * p->narrays + a) * LOC_MAX_BOXES];
+        memset(out, 0, sizeof *out * LOC_MAX_BOXES);
+        /* the array's rectangles, in access order, into the scratch's front */
+        unsigned n = 0;
+        for (uint32_t k = 0; k < s->naccess; k++)
+            if (s->acc[k].status == PTX_SLICE_OK && s->acc[k].array == (int32_t)a && acc[k].w > 0)
+                acc[n++] = acc[k];
+        for (bool merged = true; merged && n > 1;) {
+            merged = false;
+            for (unsigned i = 0; i < n && !merged; i++)
+                for (unsigned j = i + 1; j < n && !merged; j++) {
+                    struct loc_rect bi = {acc[i].x, acc[i].y, acc[i].w, acc[i].h};
+                    struct loc_rect bj = {acc[j].x, acc[j].y, acc[j].w, acc[j].h};
+                    if (!boxes_merge(&bi, &bj))
+                        continue;
+                    extent_add(&bi, &bj);
+                    acc[i] = (struct ptx_slice_rect){bi.x, bi.y, bi.w, bi.h};
+                    acc[j] = acc[--n];
+                    merged = true;
+                }
+        }
+        if (n > LOC_MAX_BOXES) {
+            out[0] = L->rect[c * p->narrays + a];
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++)
+            out[i] = (struct loc_rect){acc[i].x, acc[i].y, acc[i].w, acc[i].h};
+    }
+    return 0;
 }
 
 /* Per-warp points of every CTA (warps = 1 in gpu_locality_build). */
@@ -111,8 +168,8 @@ static int build_warps(struct gpu_loc *L, struct ptx_slice_set *s, const struct 
     return rc;
 }
 
-struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned line_bytes, bool warps, unsigned flags,
-                                        char *msg, size_t n)
+struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned line_bytes, bool warps, bool tiles,
+                                        unsigned flags, char *msg, size_t n)
 {
     struct gpu_loc *L = calloc(1, sizeof *L);
     if (!L) {
@@ -165,6 +222,17 @@ struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned li
         }
     }
     p->rect = L->rect;
+    if (tiles) {
+        L->box = malloc(sizeof(struct loc_rect) * (size_t)(p->n_ctas ? p->n_ctas * narr * LOC_MAX_BOXES : 1));
+        struct ptx_slice_rect *acc = malloc(sizeof *acc * (s->naccess ? s->naccess : 1));
+        int rc = L->box && acc ? 0 : -1;
+        for (uint64_t c = 0; rc == 0 && c < p->n_ctas; c++)
+            rc = build_boxes(L, s, &env, lay, c, acc);
+        free(acc);
+        if (rc != 0)
+            goto oom;
+        p->box = L->box;
+    }
     if (warps) {
         if (build_warps(L, s, &env, lay) != 0)
             goto oom;
@@ -190,14 +258,15 @@ void gpu_locality_end(struct gpu *g)
     g->cta_dispatched = NULL;
 }
 
-/* A locality-aware policy may declare a boolean parameter "loop_entry": when
-   set, the addresses are sliced with loop-carried values taken on loop entry
-   (PTX_SLICE_LOOP_ENTRY).  Its value as the policy will see it. */
-static int loop_entry_param(const struct gpu *g, const char *kind, const char *name, const struct cfg_opt *opts,
-                            size_t nopts, size_t state_size)
+/* A locality-aware policy may declare boolean parameters the GPU reads when it slices the kernel:
+   "loop_entry" (slice loop-carried addresses with their value on loop entry, PTX_SLICE_LOOP_ENTRY)
+   and "tiles" (each CTA's boxes, struct cta_locality.box).  Parameter `param`'s value as the policy
+   will see it; 0 when the policy has no such parameter. */
+static int bool_param(const struct gpu *g, const char *kind, const char *name, const struct cfg_opt *opts,
+                      size_t nopts, size_t state_size, const char *param)
 {
     for (size_t i = 0; i < nopts; i++) {
-        if (strcmp(opts[i].name, "loop_entry") != 0 || opts[i].type != CFG_BOOL)
+        if (strcmp(opts[i].name, param) != 0 || opts[i].type != CFG_BOOL)
             continue;
         void *tmp = calloc(1, state_size ? state_size : 1);
         struct cfg_error err;
@@ -232,12 +301,17 @@ int gpu_locality_begin(struct gpu *g, const struct ptx_grid *grid, char *msg, si
     if (g->cfg.cache_dl1 && cache_config_parse(g->cfg.cache_dl1, &cc, cmsg, sizeof cmsg, &col) == 0 && cc.line_size)
         line = cc.line_size;
     unsigned flags = 0;
-    if (cta_needs && loop_entry_param(g, "cta_sched", g->cta_ops->name, g->cta_ops->params, g->cta_ops->nparams,
-                                      g->cta_ops->state_size))
+    bool tiles = false;
+    if (cta_needs) {
+        const struct cta_sched_ops *c = g->cta_ops;
+        if (bool_param(g, "cta_sched", c->name, c->params, c->nparams, c->state_size, "loop_entry"))
+            flags |= PTX_SLICE_LOOP_ENTRY;
+        tiles = bool_param(g, "cta_sched", c->name, c->params, c->nparams, c->state_size, "tiles");
+    }
+    if (warp_needs && bool_param(g, "warp_sched", wops->name, wops->params, wops->nparams, wops->state_size,
+                                 "loop_entry"))
         flags |= PTX_SLICE_LOOP_ENTRY;
-    if (warp_needs && loop_entry_param(g, "warp_sched", wops->name, wops->params, wops->nparams, wops->state_size))
-        flags |= PTX_SLICE_LOOP_ENTRY;
-    g->loc = gpu_locality_build(grid, line, warp_needs, flags, msg, n);
+    g->loc = gpu_locality_build(grid, line, warp_needs, tiles, flags, msg, n);
     if (!g->loc) {
         gpu_locality_end(g);
         return -1;

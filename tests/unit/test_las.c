@@ -154,6 +154,32 @@ TEST(las_cta_prefers_the_cta_sharing_lines_with_the_sm)
     free(m.st);
 }
 
+/* The `tiles` extension (struct cta_locality.box): CTA c's bounding rectangle runs from column 0 to
+   its own column c % 4 (a kernel reading a tile at the origin and one of its own, as lud_internal),
+   its boxes hold only its own column.  With CTA 1 on SM 0, the bounding rectangles make every CTA
+   but 0 and 4 share 16 lines with it (the head of the queue, 2, wins); the boxes find CTA 5, the
+   only one reading CTA 1's column. */
+static struct loc_rect box_rects[8], box_boxes[8 * LOC_MAX_BOXES];
+TEST(las_cta_tiles_rank_by_shared_boxes_not_bounding_rectangles)
+{
+    for (int tiles = 0; tiles <= 1; tiles++) {
+        struct cta_mock m;
+        REQUIRE(cta_mock_init(&m, 2, 0) == 0);
+        memset(box_boxes, 0, sizeof box_boxes);
+        for (int c = 0; c < 8; c++) {
+            box_rects[c] = (struct loc_rect){0, 0, c % 4 + 1, 8};
+            box_boxes[c * LOC_MAX_BOXES] = (struct loc_rect){c % 4, 0, 1, 8};
+        }
+        m.loc.rect = box_rects;
+        m.loc.box = tiles ? box_boxes : NULL;
+        CHECK_EQ_U64(loc_cta_locality(&m.loc, 1, 3), tiles ? 0 : 16);
+        CHECK_EQ_U64(loc_cta_locality(&m.loc, 1, 5), tiles ? 8 : 16);
+        cta_mock_dispatch(&m, 0, 1);
+        CHECK_EQ_INT(cta_mock_pick(&m, 0), tiles ? 5 : 2);
+        free(m.st);
+    }
+}
+
 TEST(las_cta_spreads_by_least_locality_with_other_sms)
 {
     struct cta_mock m;

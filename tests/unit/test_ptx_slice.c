@@ -7,7 +7,9 @@
 
 #include "fe/ptx/ptx_ir.h"
 #include "fe/ptx/ptx_slice.h"
+#include "fe/ptx/ptx_exec.h"
 #include "policy/cta_sched.h"
+#include "sys/gpu_int.h"
 #include "test.h"
 
 #ifndef WARPSIM_SOURCE_DIR
@@ -429,6 +431,63 @@ TEST(unsliceable_reasons)
     env.param_bytes = 4;
     CHECK(ptx_slice_eval(s, 4, &env, (const uint32_t(*)[3])cta, (const uint32_t(*)[3])tid, 1, ad) != 0);
     ptx_slice_free(s);
+    ptx_module_free(m);
+}
+
+/* lud_internal reads two tiles of its one array and updates a third: the seed's one rectangle per
+   array is their bounding box, the `tiles` extension keeps them apart (docs/studies.md, las
+   ablation a).  n = 64, off = 0: grid 3 x 3 of 16 x 16, rows of 256 bytes = 2 lines of 32 floats.
+   CTA (bx, by) reads rows 0..15 at column 16(bx+1), rows 16(by+1).. at column 0, and updates rows
+   16(by+1).. at column 16(bx+1). */
+TEST(lud_internal_tiles_are_separate_boxes)
+{
+    struct ptx_module *m = load("lud");
+    REQUIRE(m);
+    uint8_t params[16] = {0};
+    put_u64(params + 0, A0);
+    put_u32(params + 8, 64);
+    put_u32(params + 12, 0);
+    struct ptx_kinfo ki;
+    memset(&ki, 0, sizeof ki);
+    ki.func = ptx_find_func(m, "lud_internal");
+    REQUIRE(ki.func >= 0);
+    static struct ptx_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.mod = m;
+    grid.ki = &ki;
+    grid.grid[0] = grid.grid[1] = 3;
+    grid.grid[2] = 1;
+    grid.block[0] = grid.block[1] = 16;
+    grid.block[2] = 1;
+    grid.params = params;
+    grid.param_bytes = sizeof params;
+    grid.cta_warps = 8;
+    char msg[256];
+    struct cta_locality *seed = gpu_locality_build(&grid, 128, false, false, 0, msg, sizeof msg);
+    struct cta_locality *tiles = gpu_locality_build(&grid, 128, false, true, 0, msg, sizeof msg);
+    REQUIRE(seed && tiles);
+    REQUIRE(seed->narrays == 1 && tiles->narrays == 1);
+    CHECK(seed->box == NULL);
+    REQUIRE(tiles->box != NULL);
+    /* CTA 4 = (1,1): rect rows 0..47, lines 0..1; boxes: the U tile (line 1, rows 0..15) and the L
+       and own tiles side by side (lines 0..1, rows 32..47: one box, their union) */
+    CHECK_RECT(seed->rect[4], 0, 0, 2, 48);
+    const struct loc_rect *b4 = &tiles->box[4 * LOC_MAX_BOXES];
+    CHECK_RECT(b4[0], 1, 0, 1, 16);
+    CHECK_RECT(b4[1], 0, 32, 2, 16);
+    CHECK_EQ_INT(b4[2].w, 0);
+    /* CTA 0 = (0,0): all three tiles in line 0, rows 0..31 (the L and own tiles are the same lines) */
+    const struct loc_rect *b0 = &tiles->box[0];
+    CHECK_RECT(b0[0], 0, 0, 1, 32);
+    CHECK_EQ_INT(b0[1].w, 0);
+    /* (1,1) and (2,1) share the U tile's line and their L / own tiles' 32 lines; (1,1) and (0,0)
+       share nothing, though their bounding boxes overlap in 32 lines */
+    CHECK_EQ_U64(loc_cta_locality(tiles, 4, 5), 48);
+    CHECK_EQ_U64(loc_cta_locality(seed, 4, 5), 96);
+    CHECK_EQ_U64(loc_cta_locality(tiles, 4, 0), 0);
+    CHECK_EQ_U64(loc_cta_locality(seed, 4, 0), 32);
+    gpu_locality_free(seed);
+    gpu_locality_free(tiles);
     ptx_module_free(m);
 }
 

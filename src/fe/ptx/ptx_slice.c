@@ -884,8 +884,9 @@ static void rect_add(struct ptx_slice_rect *r, int64_t x, int64_t y)
     r->h = y1 - r->y + 1;
 }
 
-int ptx_slice_cta_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env,
-                        const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *rect)
+/* The lines access k's first and last threads of block cta_linear touch, widening *r. */
+static int access_corners(struct ptx_slice_set *s, uint32_t k, const struct ptx_slice_env *env,
+                          const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *r)
 {
     uint32_t cta[2][3], tid[2][3];
     cta_index(env, cta_linear, cta[0]);
@@ -893,20 +894,35 @@ int ptx_slice_cta_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env
     memset(tid, 0, sizeof tid);
     for (int d = 0; d < 3; d++)
         tid[1][d] = env->ntid[d] ? env->ntid[d] - 1 : 0;
+    uint64_t ad[2];
+    if (ptx_slice_eval(s, k, env, (const uint32_t(*)[3])cta, (const uint32_t(*)[3])tid, 2, ad) != 0)
+        return -1;
+    for (int l = 0; l < 2; l++) {
+        int64_t x, y;
+        ptx_slice_line_xy(&lay[s->acc[k].array], ad[l], &x, &y);
+        rect_add(r, x, y);
+    }
+    return 0;
+}
+
+int ptx_slice_cta_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env,
+                        const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *rect)
+{
     for (uint32_t ar = 0; ar < s->narrays; ar++)
         memset(&rect[ar], 0, sizeof rect[ar]);
-    for (uint32_t k = 0; k < s->naccess; k++) {
-        const struct ptx_slice_access *a = &s->acc[k];
-        if (a->status != PTX_SLICE_OK)
-            continue;
-        uint64_t ad[2];
-        if (ptx_slice_eval(s, k, env, (const uint32_t(*)[3])cta, (const uint32_t(*)[3])tid, 2, ad) != 0)
+    for (uint32_t k = 0; k < s->naccess; k++)
+        if (s->acc[k].status == PTX_SLICE_OK && access_corners(s, k, env, lay, cta_linear, &rect[s->acc[k].array]) != 0)
             return -1;
-        for (int l = 0; l < 2; l++) {
-            int64_t x, y;
-            ptx_slice_line_xy(&lay[a->array], ad[l], &x, &y);
-            rect_add(&rect[a->array], x, y);
-        }
+    return 0;
+}
+
+int ptx_slice_cta_access_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env,
+                               const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *rect)
+{
+    for (uint32_t k = 0; k < s->naccess; k++) {
+        memset(&rect[k], 0, sizeof rect[k]);
+        if (s->acc[k].status == PTX_SLICE_OK && access_corners(s, k, env, lay, cta_linear, &rect[k]) != 0)
+            return -1;
     }
     return 0;
 }

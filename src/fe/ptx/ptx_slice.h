@@ -166,6 +166,12 @@ void ptx_slice_line_xy(const struct ptx_slice_layout *lay, uint64_t addr, int64_
 int ptx_slice_cta_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env,
                         const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *rect);
 
+/* The rectangle of block cta_linear for each access on its own (rect[naccess]; w == 0 for an
+   access that is not sliced): what the `tiles` extension of the las CTA scheduler builds its
+   boxes from. */
+int ptx_slice_cta_access_rects(struct ptx_slice_set *s, const struct ptx_slice_env *env,
+                               const struct ptx_slice_layout *lay, uint64_t cta_linear, struct ptx_slice_rect *rect);
+
 /* The distinct lines warp `warp` (threads warp*32 .. warp*32+31 of the block,
    x fastest) of block cta_linear touches on array a, over the array's
    accesses: up to max points into xs/ys, sorted by (y, x).  Returns the

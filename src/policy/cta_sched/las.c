@@ -21,6 +21,10 @@
  *   - Ties: the candidate earliest in the queue (lowest linear id).
  *   - No locality information (no sliceable accesses, more than
  *     LAS_MAX_SMS SMs): CTAs in linear order, as the baseline.
+ * Extension `tiles` (off by default): a kernel that reads several separate
+ * tiles of one array (lud_internal) gets one box per tile instead of their
+ * bounding box, whose overlaps follow the box sizes rather than the shared
+ * tiles (docs/studies.md, las ablation a).
  * Pairs with any warp scheduler; the seed's baseline is GTO, its full
  * proposal `--warp-sched las`.
  */
@@ -35,6 +39,7 @@
 struct las_state {
     unsigned window;            /* parameter: candidates considered (0 = 2 x C x N) */
     int loop_entry;             /* parameter, read by the GPU when it slices the kernel (sys/gpu_locality.c) */
+    int tiles;                  /* parameter, likewise: the GPU then hands each CTA's boxes (cta_locality.box) */
     unsigned last;              /* SM that got the most recent CTA */
     int chosen_sm;              /* the SM pick_sm named and the CTA chosen for it */
     int64_t chosen;
@@ -49,16 +54,21 @@ static const struct cfg_opt las_params[] = {
     CFG_OPT("loop_entry", CFG_BOOL, struct las_state, loop_entry, "0", 0, 1,
             "also slice loop-carried addresses, with their first iteration's range (extension; 0 = the seed's "
             "straight-line address code only)"),
+    CFG_OPT("tiles", CFG_BOOL, struct las_state, tiles, "0", 0, 1,
+            "a CTA's lines on an array as the separate boxes its accesses touch, merged where they share lines "
+            "(at most 4; extension for kernels reading several tiles of one array; 0 = the seed's one "
+            "bounding rectangle per array)"),
 };
 
 static int las_init(void *st, const struct gpu_view *g)
 {
     struct las_state *s = st;
     unsigned w = s->window;   /* the parameters are applied before init */
-    int le = s->loop_entry;
+    int le = s->loop_entry, t = s->tiles;
     memset(s, 0, sizeof *s);
     s->window = w;
     s->loop_entry = le;
+    s->tiles = t;
     s->last = g->n_sms ? g->n_sms - 1 : 0;
     s->chosen_sm = -1;
     return 0;
