@@ -746,6 +746,9 @@ static void study_usage(FILE *f)
           "                           --intercept; the seed's Eq. A.2 has none)\n"
           "  --relative               heteropdp: fit the time models to relative errors (pdp train\n"
           "                           --relative) instead of absolute ones\n"
+          "  --tiles                  las: the locality-aware CTA scheduler's columns with a box per tile\n"
+          "                           a CTA touches instead of one rectangle per array (extension,\n"
+          "                           cta_sched.las.tiles=1; the seed's rectangles without it)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
           "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
@@ -776,6 +779,8 @@ int cmd_study(int argc, char **argv)
             o.intercept = 1;
         } else if (strcmp(a, "--relative") == 0) {
             o.relative = 1;
+        } else if (strcmp(a, "--tiles") == 0) {
+            o.tiles = 1;
         } else if (strcmp(a, "--emit") == 0) {
             if (!v || i + 2 >= argc || (strcmp(v, "parallel") != 0 && strcmp(v, "slurm") != 0)) {
                 fprintf(stderr, "warpsim study: --emit needs a format (parallel or slurm) and a file\n");
@@ -853,6 +858,19 @@ int cmd_study(int argc, char **argv)
                         "warpsim study --help)\n");
         return EXIT_USAGE;
     }
+    /* options of one study given to another: say so rather than ignore them */
+    static const struct { const char *opt, *study, *also; } own[] = {
+        {"--tiles", "las", NULL},           {"--intercept", "heteropdp", NULL}, {"--relative", "heteropdp", NULL},
+        {"--grid-scales", "heteropdp", NULL}, {"--full", "hetero", NULL},       {"--mixes", "hetero", "heteropdp"},
+    };
+    const int given[] = {o.tiles, o.intercept, o.relative, o.grid_scales != NULL, o.full, o.mixes != NULL};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+        if (given[k] && strcmp(which, "all") != 0 && strcmp(which, own[k].study) != 0 &&
+            !(own[k].also && strcmp(which, own[k].also) == 0)) {
+            fprintf(stderr, "warpsim study %s: %s applies to study %s%s%s only\n", which, own[k].opt, own[k].study,
+                    own[k].also ? " and " : "", own[k].also ? own[k].also : "");
+            return EXIT_USAGE;
+        }
     int all = strcmp(which, "all") == 0;
     size_t k = 0;
     while (k < nstudies && strcmp(studies[k].name, which) != 0)

@@ -155,6 +155,8 @@ struct st_opts {
                                    --grid-scales), or NULL for its default */
     int intercept;              /* study heteropdp --intercept: the time models get a constant term */
     int relative;               /* study heteropdp --relative: they are fitted to relative errors */
+    int tiles;                  /* study las --tiles: the locality-aware CTA scheduler gets a box per tile
+                                   (cta_sched.las.tiles=1, an extension) */
 };
 
 /* Column / row table printed as text and written as CSV. */

@@ -90,6 +90,11 @@ int study_las(const struct st_opts *o)
             r.cta_sched = p == LA_RR ? "rr" : p == LA_BCS ? "bcs" : "las";
             if (p == LA_LASW)
                 r.warp_sched = "las";
+            if (o->tiles && (p == LA_LAS || p == LA_LASW)) {
+                r.set_name[0] = "cta_sched.las.tiles";
+                r.set_value[0] = "1";
+                r.nset = 1;
+            }
             run[i][p] = sw_add(&l, &r);
         }
     int ph = st_phase(o, &l, 0, "study las");
@@ -116,6 +121,9 @@ int study_las(const struct st_opts *o)
                "LAS-CTA = locality-aware CTA scheduler (+GTO), +warp = with the locality-aware two-level warp "
                "scheduler.\n",
             cfg, o->size);
+    if (o->tiles)
+        fprintf(f, "LAS-CTA with a box per tile a CTA touches (cta_sched.las.tiles=1, an extension; the seed "
+                   "uses one rectangle per array).\n");
     if (skipped[0])
         fprintf(f, "workloads not bundled in this build, skipped: %s\n", skipped);
     for (int p = 0; p < LA_NP; p++)

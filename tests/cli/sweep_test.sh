@@ -157,6 +157,14 @@ head -1 sl/las_ipc.csv | grep -q "^workload,group,RR IPC,RR,BCS,LAS-CTA,LAS-CTA+
 [ "$(grep -c . sl/runs.csv)" -eq 9 ] && ok || bad "las: 2 workloads x 4 schedulers"
 expect_rc 0 "study las again (cached)" "$W" study las --workloads vecadd,transpose --size tiny -j 2 -o sl
 grep -q "8 runs: 8 done before, 0 to run" "$tmp/err" && ok || bad "a study reuses its runs: $(head -2 "$tmp/err")"
+# --tiles: only the two locality-aware columns run again, with the extension's parameter
+expect_rc 0 "study las --tiles" "$W" study las --workloads transpose --size tiny -j 2 -o sl --tiles
+grep -q "4 runs: 2 done before, 2 to run" "$tmp/err" && ok || bad "las --tiles reruns only LAS: $(head -2 "$tmp/err")"
+grep -q "^LAS-CTA with a box per tile" "$tmp/out" && ok || bad "las --tiles says so in the report"
+[ "$(ls sl/runs/ | grep -c 'transpose_tiny.*t-las_cta_sched.las.tiles=1.json$')" -eq 2 ] && ok \
+    || bad "las --tiles run names: $(ls sl/runs/ | grep transpose)"
+expect_rc 2 "--tiles for another study" "$W" study dyncta --tiles
+grep -q "tiles applies to study las only" "$tmp/err" && ok || bad "--tiles elsewhere: $(cat "$tmp/err")"
 grep -q "^Normalised IPC (Fig. 5.1)" sl/las.txt && ok || bad "las report file has the tables"
 # a policy left out: its column says so, with the reason, never silently
 expect_rc 0 "study las without bcs" "$W" study las --workloads vecadd --size tiny -j 2 -o sl --skip-policy bcs
