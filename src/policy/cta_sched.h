@@ -114,8 +114,9 @@ struct cta_locality {
     struct loc_rect extent[LOC_MAX_ARRAYS];   /* per array: bounding box of every CTA's rectangle */
     const struct loc_rect *rect;   /* CTA c on array a: rect[c * narrays + a] (003 fig. 3.5's block queue entry) */
     /* extension (the las CTA scheduler's `tiles` parameter): CTA c's lines on array a as up to
-       LOC_MAX_BOXES disjoint boxes, box[(c * narrays + a) * LOC_MAX_BOXES + i], w == 0 past the last
+       LOC_MAX_BOXES disjoint boxes, box[box_off[i] .. box_off[i + 1]) with i = c * narrays + a
        (gpu_locality.c merges the accesses' own rectangles); NULL: one rectangle per array, the seed's */
+    const uint32_t *box_off;
     const struct loc_rect *box;
     /* the lines warp w of CTA c touches on array a: pts[wpt_off[i] .. wpt_off[i + 1]) with
        i = (c * cta_warps + w) * narrays + a; NULL when no warp policy asked for them */
@@ -142,12 +143,12 @@ static inline uint64_t loc_cta_locality(const struct cta_locality *l, uint64_t c
 {
     uint64_t sum = 0;
     if (l->box) {
-        const struct loc_rect *bc = &l->box[c * l->narrays * LOC_MAX_BOXES];
-        const struct loc_rect *bd = &l->box[d * l->narrays * LOC_MAX_BOXES];
-        for (unsigned a = 0; a < l->narrays; a++, bc += LOC_MAX_BOXES, bd += LOC_MAX_BOXES)
-            for (unsigned i = 0; i < LOC_MAX_BOXES && bc[i].w > 0; i++)
-                for (unsigned j = 0; j < LOC_MAX_BOXES && bd[j].w > 0; j++)
-                    sum += loc_overlap(&bc[i], &bd[j]);
+        for (unsigned a = 0; a < l->narrays; a++) {
+            uint64_t i = c * l->narrays + a, j = d * l->narrays + a;
+            for (uint32_t x = l->box_off[i]; x < l->box_off[i + 1]; x++)
+                for (uint32_t y = l->box_off[j]; y < l->box_off[j + 1]; y++)
+                    sum += loc_overlap(&l->box[x], &l->box[y]);
+        }
         return sum;
     }
     for (unsigned a = 0; a < l->narrays; a++)

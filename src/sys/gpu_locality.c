@@ -30,6 +30,8 @@ struct gpu_loc {
     struct cta_locality pub;
     struct loc_rect *rect;
     struct loc_rect *box;
+    uint32_t *box_off;
+    size_t nbox, capbox;
     uint32_t *off;
     struct loc_point *pts;
 };
@@ -41,6 +43,7 @@ void gpu_locality_free(struct cta_locality *l)
         return;
     free(g->rect);
     free(g->box);
+    free(g->box_off);
     free(g->off);
     free(g->pts);
     free(g);
@@ -76,6 +79,23 @@ static bool boxes_merge(const struct loc_rect *a, const struct loc_rect *b)
     return false;
 }
 
+/* Append box b to the table. */
+static int box_push(struct gpu_loc *L, const struct loc_rect *b)
+{
+    if (L->nbox >= UINT32_MAX)
+        return -1;
+    if (L->nbox == L->capbox) {
+        size_t nc = L->capbox ? L->capbox * 2 : 1024;
+        struct loc_rect *q = realloc(L->box, sizeof *q * nc);
+        if (!q)
+            return -1;
+        L->box = q;
+        L->capbox = nc;
+    }
+    L->box[L->nbox++] = *b;
+    return 0;
+}
+
 /* CTA c's boxes on every array (the `tiles` extension, struct cta_locality.box): the rectangles
    of its accesses, merged while two can merge (boxes_merge); more than LOC_MAX_BOXES left: the
    array's one rectangle, as without tiles.  acc: naccess rectangles of scratch. */
@@ -86,8 +106,7 @@ static int build_boxes(struct gpu_loc *L, struct ptx_slice_set *s, const struct 
     if (ptx_slice_cta_access_rects(s, env, lay, c, acc) != 0)
         return -1;
     for (unsigned a = 0; a < p->narrays; a++) {
-        struct loc_rect *out = &L->box[(c * p->narrays + a) * LOC_MAX_BOXES];
-        memset(out, 0, sizeof *out * LOC_MAX_BOXES);
+        L->box_off[c * p->narrays + a] = (uint32_t)L->nbox;
         /* the array's rectangles, in access order, into the scratch's front */
         unsigned n = 0;
         for (uint32_t k = 0; k < s->naccess; k++)
@@ -108,11 +127,15 @@ static int build_boxes(struct gpu_loc *L, struct ptx_slice_set *s, const struct 
                 }
         }
         if (n > LOC_MAX_BOXES) {
-            out[0] = L->rect[c * p->narrays + a];
+            if (box_push(L, &L->rect[c * p->narrays + a]) != 0)
+                return -1;
             continue;
         }
-        for (unsigned i = 0; i < n; i++)
-            out[i] = (struct loc_rect){acc[i].x, acc[i].y, acc[i].w, acc[i].h};
+        for (unsigned i = 0; i < n; i++) {
+            struct loc_rect b = {acc[i].x, acc[i].y, acc[i].w, acc[i].h};
+            if (box_push(L, &b) != 0)
+                return -1;
+        }
     }
     return 0;
 }
@@ -223,15 +246,18 @@ struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned li
     }
     p->rect = L->rect;
     if (tiles) {
-        L->box = malloc(sizeof(struct loc_rect) * (size_t)(p->n_ctas ? p->n_ctas * narr * LOC_MAX_BOXES : 1));
+        uint64_t nent = p->n_ctas * narr;
+        L->box_off = malloc(sizeof(uint32_t) * (size_t)(nent + 1));
         struct ptx_slice_rect *acc = malloc(sizeof *acc * (s->naccess ? s->naccess : 1));
-        int rc = L->box && acc ? 0 : -1;
+        int rc = L->box_off && acc && nent < UINT32_MAX ? 0 : -1;
         for (uint64_t c = 0; rc == 0 && c < p->n_ctas; c++)
             rc = build_boxes(L, s, &env, lay, c, acc);
         free(acc);
         if (rc != 0)
             goto oom;
-        p->box = L->box;
+        L->box_off[nent] = (uint32_t)L->nbox;
+        p->box_off = L->box_off;
+        p->box = L->box ? L->box : L->rect;   /* no box at all: an empty table, not NULL */
     }
     if (warps) {
         if (build_warps(L, s, &env, lay) != 0)

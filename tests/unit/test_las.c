@@ -159,19 +159,21 @@ TEST(las_cta_prefers_the_cta_sharing_lines_with_the_sm)
    its boxes hold only its own column.  With CTA 1 on SM 0, the bounding rectangles make every CTA
    but 0 and 4 share 16 lines with it (the head of the queue, 2, wins); the boxes find CTA 5, the
    only one reading CTA 1's column. */
-static struct loc_rect box_rects[8], box_boxes[8 * LOC_MAX_BOXES];
+static struct loc_rect box_rects[8], box_boxes[8];
+static uint32_t box_off[9];
 TEST(las_cta_tiles_rank_by_shared_boxes_not_bounding_rectangles)
 {
     for (int tiles = 0; tiles <= 1; tiles++) {
         struct cta_mock m;
         REQUIRE(cta_mock_init(&m, 2, 0) == 0);
-        memset(box_boxes, 0, sizeof box_boxes);
         for (int c = 0; c < 8; c++) {
             box_rects[c] = (struct loc_rect){0, 0, c % 4 + 1, 8};
-            box_boxes[c * LOC_MAX_BOXES] = (struct loc_rect){c % 4, 0, 1, 8};
+            box_boxes[c] = (struct loc_rect){c % 4, 0, 1, 8};
+            box_off[c + 1] = (uint32_t)c + 1;
         }
         m.loc.rect = box_rects;
         m.loc.box = tiles ? box_boxes : NULL;
+        m.loc.box_off = tiles ? box_off : NULL;
         CHECK_EQ_U64(loc_cta_locality(&m.loc, 1, 3), tiles ? 0 : 16);
         CHECK_EQ_U64(loc_cta_locality(&m.loc, 1, 5), tiles ? 8 : 16);
         cta_mock_dispatch(&m, 0, 1);
