@@ -300,6 +300,25 @@ def parse_checks(text):
     return pd.DataFrame(rows, columns=["verdict", "claim", "paper", "here"])
 
 
+def parse_setup(text):
+    """The opening paragraph of a study report (its machine, input size, baseline and options), a list of
+    lines: the lines after the "==== study NAME: ..." title (heteropdp: its title and campaign lines) up to
+    the first blank line; [] when the text does not open with such a title."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines) and lines[i].startswith("==== study "):
+        i += 1
+    elif not (i < len(lines) and lines[i].startswith("HeteroPDP ")):
+        return []
+    out = []
+    while i < len(lines) and lines[i].strip():
+        out.append(lines[i].strip())
+        i += 1
+    return out
+
+
 class Study:
     """A study's directory (`warpsim study NAME`: results/study-NAME).
 
@@ -308,6 +327,7 @@ class Study:
     tables  dict: table name (the CSV's file stem, e.g. "dyncta_ipc") -> DataFrame; the first column holds
             the row labels (workloads, AMEAN, GMEAN, ...), cells that say n/a or fail are NaN
     checks  DataFrame of the comparisons with the seed: verdict, claim, paper (the seed's number), here
+    setup   the report's opening lines (machine, input size, baseline, options such as las --tiles)
     runs    Sweep of runs.csv (its .runs DataFrame: one row per run), or None
     """
 
@@ -334,6 +354,7 @@ class Study:
             if df is not None:
                 self.tables[stem] = _numeric_table(df)
         self.checks = parse_checks(self.text)
+        self.setup = parse_setup(self.text)
         runs_csv = os.path.join(path, "runs.csv")
         self.runs = Sweep(runs_csv) if os.path.isfile(runs_csv) else None
         if self.runs is not None:

@@ -115,6 +115,8 @@ def study_section(page, st, level=2):
         ok = int(((r.get("status") == "WS_SUCCESS") & (r.get("verified") == 1)).sum()) \
             if "status" in r.columns and "verified" in r.columns else len(r)
         page.p("%d runs (%d verified) under %s." % (len(r), ok, os.path.join(st.dir, "runs")))
+    if st.setup:   # how the runs were made: machine, size, baseline, options (one paragraph)
+        page.p(" ".join(st.setup))
     if len(st.checks):
         page.h(level + 1, "The seed's numbers beside the measured ones")
         page.table(st.checks.rename(columns={"paper": "seed reports", "here": "measured here"}),

@@ -163,7 +163,12 @@ bfs_tiny_w-lrr,bfs,tiny,,lrr,,1,ran,0,WS_SUCCESS,1,Type-X,200,1.0,s/bfs_tiny_w-l
 bfs_tiny_w-gto,bfs,tiny,,gto,,1,ran,0,WS_SUCCESS,1,Type-X,250,0.8,s/bfs_tiny_w-gto.json
 """
 
-STUDY_TXT = """Normalised IPC
+STUDY_TXT = """
+==== study dyncta: seed 001 (Kayiran et al., PACT'13) Fig. 1, 9, 10, 11 ====
+config dyncta-30core, size tiny; baseline: CTA scheduler rr with the maximum CTAs per core (N), warp scheduler lrr.
+IPC = thread instructions per core cycle, normalised to the baseline.
+
+Normalised IPC
 ...
 [agrees    ] DYNCTA improves IPC over the baseline
              paper: 1.28x mean
@@ -233,6 +238,9 @@ class SweepStudyTest(unittest.TestCase):
         self.assertEqual(list(st.checks["verdict"]), ["agrees", "cannot tell"])
         self.assertEqual(st.checks.loc[0, "paper"], "1.28x mean")
         self.assertEqual(st.checks.loc[0, "here"], "DYNCTA: 1.05x mean")
+        self.assertEqual(len(st.setup), 2)
+        self.assertTrue(st.setup[0].startswith("config dyncta-30core, size tiny;"))
+        self.assertEqual(data.parse_setup("Normalised IPC\nkmeans 1.0\n"), [])   # no title: no setup
         from warpsim import plots
         caps = [c for c, _ in plots.study_figures(st)]
         self.assertTrue(any("Fig. 1:" in c for c in caps))
@@ -244,6 +252,7 @@ class SweepStudyTest(unittest.TestCase):
         page = read(os.path.join(sd, "report.html"))
         self.assertIn("seed reports", page)
         self.assertIn("1.28x mean", page)
+        self.assertIn("config dyncta-30core, size tiny", page)
 
     def test_bad_path(self):
         self.assertEqual(report.main([os.path.join(self.d, "nothing.txt")]), 2)
