@@ -7,6 +7,7 @@
  * describes them and what they measured.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -300,9 +301,28 @@ const struct sw_metrics *st_m(const struct sw_list *l, long idx)
     if (idx < 0 || (size_t)idx >= l->n)
         return NULL;
     const struct sw_run *r = &l->r[idx];
-    if (!r->m.ok || !r->m.verified || strcmp(r->m.status, "WS_SUCCESS") != 0)
+    if (!r->m.ok)
+        return NULL;
+    /* a window (--max-cycles): the run stopped at it, its statistics up to there (outputs not checked) */
+    if (l->max_cycles && strcmp(r->m.status, "stopped at limit") == 0)
+        return &r->m;
+    if (!r->m.verified || strcmp(r->m.status, "WS_SUCCESS") != 0)
         return NULL;
     return &r->m;
+}
+
+void st_list_init(struct sw_list *l, const struct st_opts *o)
+{
+    memset(l, 0, sizeof *l);
+    l->max_cycles = o->max_cycles;
+}
+
+void st_window_note(FILE *f, const struct st_opts *o)
+{
+    if (o->max_cycles)
+        fprintf(f, "window: the first %" PRIu64 " core cycles of every run (--max-cycles; a run that reaches it stops "
+                   "there, its outputs not checked, its statistics those of the window).\n",
+                o->max_cycles);
 }
 
 const char *st_missing(const struct sw_list *l, long idx)
@@ -746,6 +766,9 @@ static void study_usage(FILE *f)
           "                           --intercept; the seed's Eq. A.2 has none)\n"
           "  --relative               heteropdp: fit the time models to relative errors (pdp train\n"
           "                           --relative) instead of absolute ones\n"
+          "  --max-cycles N           las, dyncta: a window, the first N core cycles of every run (for\n"
+          "                           paper inputs too long to run whole; IPC over the window; runs\n"
+          "                           stopped there count as results, their outputs are not checked)\n"
           "  --tiles                  las: the locality-aware CTA scheduler's columns with a box per tile\n"
           "                           a CTA touches instead of one rectangle per array (extension,\n"
           "                           cta_sched.las.tiles=1; the seed's rectangles without it)\n"
@@ -792,7 +815,7 @@ int cmd_study(int argc, char **argv)
         } else if (strcmp(a, "--size") == 0 || strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 ||
                    strcmp(a, "--workloads") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
                    strcmp(a, "--out") == 0 || strcmp(a, "--skip-policy") == 0 || strcmp(a, "--mixes") == 0 ||
-                   strcmp(a, "--grid-scales") == 0) {
+                   strcmp(a, "--grid-scales") == 0 || strcmp(a, "--max-cycles") == 0) {
             if (!v) {
                 fprintf(stderr, "warpsim study: option %s needs a value\n", a);
                 return EXIT_USAGE;
@@ -822,6 +845,13 @@ int cmd_study(int argc, char **argv)
                 o.mixes = v;
             } else if (strcmp(a, "--grid-scales") == 0) {
                 o.grid_scales = v;
+            } else if (strcmp(a, "--max-cycles") == 0) {
+                if (cli_parse_u64("study", a, v, &o.max_cycles) != 0)
+                    return EXIT_USAGE;
+                if (o.max_cycles == 0) {
+                    fprintf(stderr, "warpsim study: --max-cycles must be at least 1\n");
+                    return EXIT_USAGE;
+                }
             } else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
                 out = v;
             } else {
@@ -871,6 +901,13 @@ int cmd_study(int argc, char **argv)
                     own[k].also ? " and " : "", own[k].also ? own[k].also : "");
             return EXIT_USAGE;
         }
+    /* a window: the studies whose tables are rates (IPC) over the run; l1-size and ctrlc compare cycle
+       counts, which a window makes equal, caws and cawa every warp's whole execution time, hetero and
+       heteropdp run lengths of their own */
+    if (o.max_cycles && strcmp(which, "las") != 0 && strcmp(which, "dyncta") != 0) {
+        fprintf(stderr, "warpsim study %s: --max-cycles applies to studies las and dyncta only\n", which);
+        return EXIT_USAGE;
+    }
     int all = strcmp(which, "all") == 0;
     size_t k = 0;
     while (k < nstudies && strcmp(studies[k].name, which) != 0)

@@ -74,6 +74,8 @@ struct sw_list {
     char **strs;                /* strings copied in by sw_str */
     size_t nstrs, capstrs;
     size_t *slot, nslot;        /* open-addressing index of r by name (1 + index, 0 = empty) */
+    uint64_t max_cycles;        /* study --max-cycles: every run added stops after this many core cycles
+                                   (gpgpu_max_cycle), and a run stopped there counts as a result; 0 = none */
 };
 
 void sw_list_free(struct sw_list *l);
@@ -155,6 +157,7 @@ struct st_opts {
                                    --grid-scales), or NULL for its default */
     int intercept;              /* study heteropdp --intercept: the time models get a constant term */
     int relative;               /* study heteropdp --relative: they are fitted to relative errors */
+    uint64_t max_cycles;        /* --max-cycles: a window of each run (las, dyncta); 0 = the whole run */
     int tiles;                  /* study las --tiles: the locality-aware CTA scheduler gets a box per tile
                                    (cta_sched.las.tiles=1, an extension) */
 };
@@ -237,6 +240,9 @@ void st_cell(struct st_table *t, unsigned row, unsigned col, const struct sw_lis
    EXIT_VERIFY_FAILED with a note on stdout when some run of l has no
    verified result. */
 int st_status(const struct st_opts *o, const struct sw_list *l);
+/* A study's run list with the options every run takes (--max-cycles); say so in the report f. */
+void st_list_init(struct sw_list *l, const struct st_opts *o);
+void st_window_note(FILE *f, const struct st_opts *o);
 /* One line of the comparison with the seed: verdict 1 agrees, 0 differs,
    -1 cannot tell (not enough results); counted in score[verdict + 1]. */
 void st_check(FILE *f, unsigned score[3], int verdict, const char *claim, const char *paper, const char *measured);

@@ -70,7 +70,7 @@ int study_ctrlc(const struct st_opts *o)
     }
 
     struct sw_list l;
-    memset(&l, 0, sizeof l);
+    st_list_init(&l, o);
     /* phase 1: which workloads are cache-sensitive (skipped for a fixed list) */
     int classify = o->workloads == NULL;
     long base[CC_MAXW], big[CC_MAXW];

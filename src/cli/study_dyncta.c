@@ -59,7 +59,7 @@ int study_dyncta(const struct st_opts *o)
     st_policy_check(o, "warp_sched", "two_level", NULL, why_tl, sizeof why_tl);
 
     struct sw_list l;
-    memset(&l, 0, sizeof l);
+    st_list_init(&l, o);
     struct dy_wl *w = calloc(nw, sizeof *w);
     if (!w)
         return EXIT_SIM_ERROR;
@@ -175,6 +175,7 @@ int study_dyncta(const struct st_opts *o)
     fprintf(f, "config %s, size %s; baseline: CTA scheduler rr with the maximum CTAs per core (N), warp "
                "scheduler %s.\nIPC = thread instructions per core cycle, normalised to the baseline.\n",
             cfg, o->size, DY_BASE_WS);
+    st_window_note(f, o);
     if (skipped[0])
         fprintf(f, "workloads not bundled in this build, skipped: %s\n", skipped);
     if (why_static[0] || why_dyn[0] || why_tl[0]) {

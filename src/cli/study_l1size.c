@@ -91,7 +91,7 @@ int study_l1size(const struct st_opts *o)
     st_policy_check(o, "bypass", "all", NULL, why_off, sizeof why_off);
 
     struct sw_list l;
-    memset(&l, 0, sizeof l);
+    st_list_init(&l, o);
     long run[L1_MAXW][L1_NC];
     for (size_t i = 0; i < nw; i++) {
         for (int c = 0; c < L1_NC; c++) {

@@ -79,7 +79,7 @@ int study_las(const struct st_opts *o)
         snprintf(why[LA_LASW], sizeof why[LA_LASW], "needs the locality-aware CTA scheduler (see LAS-CTA)");
 
     struct sw_list l;
-    memset(&l, 0, sizeof l);
+    st_list_init(&l, o);
     long run[LA_MAXW][LA_NP];
     for (size_t i = 0; i < ns; i++)
         for (int p = 0; p < LA_NP; p++) {
@@ -121,6 +121,7 @@ int study_las(const struct st_opts *o)
                "LAS-CTA = locality-aware CTA scheduler (+GTO), +warp = with the locality-aware two-level warp "
                "scheduler.\n",
             cfg, o->size);
+    st_window_note(f, o);
     if (o->tiles)
         fprintf(f, "LAS-CTA with a box per tile a CTA touches (cta_sched.las.tiles=1, an extension; the seed "
                    "uses one rectangle per array).\n");

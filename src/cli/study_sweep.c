@@ -235,6 +235,16 @@ long sw_add(struct sw_list *l, const struct sw_run *proto)
         r.set_name[i] = sw_str(l, proto->set_name[i]);
         r.set_value[i] = sw_str(l, proto->set_value[i]);
     }
+    if (l->max_cycles) {   /* the list's window (study --max-cycles) */
+        if (r.nset >= SW_MAX_SETS) {
+            fprintf(stderr, "warpsim: too many options for a run\n");
+            return -1;
+        }
+        char v[24];
+        snprintf(v, sizeof v, "%" PRIu64, l->max_cycles);
+        r.set_name[r.nset] = sw_str(l, "gpgpu_max_cycle");
+        r.set_value[r.nset++] = sw_str(l, v);
+    }
     r.exit_code = -1;
     sw_name(&r, r.name, sizeof r.name);
     if (sw_index_grow(l) != 0) {
@@ -339,6 +349,13 @@ void sw_probe(const struct sw_exec *x, struct sw_run *r)
 static int sw_good(const struct sw_run *r)
 {
     return r->m.ok && r->m.verified && strcmp(r->m.status, "WS_SUCCESS") == 0;
+}
+
+/* A result the list counts: a verified success, or with the list's window (study --max-cycles) a run
+   stopped there. */
+static int sw_good_in(const struct sw_list *l, const struct sw_run *r)
+{
+    return sw_good(r) || (l->max_cycles && r->m.ok && strcmp(r->m.status, "stopped at limit") == 0);
 }
 
 /* ---------------------------------------------------------------- reuse */
@@ -524,7 +541,7 @@ size_t sw_reuse(const struct sw_exec *x, const char *home, struct sw_list *l, si
             if (complete && (flags & SW_REUSE_GOOD)) {
                 struct sw_run t;
                 sw_read_metrics(text, &t.m);
-                complete = sw_good(&t);
+                complete = sw_good_in(l, &t);
             }
             if (!complete) {
                 free(text);
@@ -745,7 +762,7 @@ static void sw_pool_finished(size_t idx, int ws, double secs, unsigned running, 
     r->state = SW_RAN;
     sw_probe(x, r);
     done = ++p->done;
-    int good = sw_good(r);
+    int good = sw_good_in(p->l, r);
     if (!good)
         p->failed++;
     if (x->quiet)
@@ -819,7 +836,7 @@ int sw_execute(const struct sw_exec *x, struct sw_list *l, size_t first, size_t 
         fputs("\r\033[K", stderr);
     int bad = 0;
     for (size_t i = first; i < end; i++)
-        if (!sw_good(&l->r[i]))
+        if (!sw_good_in(l, &l->r[i]))
             bad++;
     if (!x->quiet && todo)
         fprintf(stderr, "[%s] finished %zu runs in %.1fs (%zu failed)\n", label, todo, cli_now() - t_start, failed);

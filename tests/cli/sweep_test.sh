@@ -165,6 +165,15 @@ grep -q "^LAS-CTA with a box per tile" "$tmp/out" && ok || bad "las --tiles says
     || bad "las --tiles run names: $(ls sl/runs/ | grep transpose)"
 expect_rc 2 "--tiles for another study" "$W" study dyncta --tiles
 grep -q "tiles applies to study las only" "$tmp/err" && ok || bad "--tiles elsewhere: $(cat "$tmp/err")"
+# --max-cycles: a window of every run; runs stopped there are results (vecadd tiny runs 4,784 cycles here)
+expect_rc 0 "study las --max-cycles" "$W" study las --workloads vecadd --size tiny -j 2 -o slw --max-cycles 2000
+grep -q "^window: the first 2000 core cycles of every run" "$tmp/out" && ok || bad "las window named in the report"
+grep -q "^vecadd  *III  *[0-9.]*  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/out" && ok \
+    || bad "las window row has numbers: $(grep '^vecadd' "$tmp/out" | head -1)"
+[ "$(grep -c ',stopped at limit,0,.*,2000,' slw/runs.csv)" -eq 4 ] && ok || bad "window runs stop at 2000: $(cat slw/runs.csv)"
+grep -q "FAILED" "$tmp/err" && bad "window runs reported as failures: $(cat "$tmp/err")" || ok
+expect_rc 2 "--max-cycles for caws" "$W" study caws --max-cycles 1000
+grep -q "max-cycles applies to studies las and dyncta only" "$tmp/err" && ok || bad "--max-cycles elsewhere: $(cat "$tmp/err")"
 grep -q "^Normalised IPC (Fig. 5.1)" sl/las.txt && ok || bad "las report file has the tables"
 # a policy left out: its column says so, with the reason, never silently
 expect_rc 0 "study las without bcs" "$W" study las --workloads vecadd --size tiny -j 2 -o sl --skip-policy bcs
