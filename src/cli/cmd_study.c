@@ -6,6 +6,7 @@
  * study_caws.c, study_l1size.c, study_ctrlc.c, study_cawa.c, study_hetero.c; docs/studies.md
  * describes them and what they measured.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -344,11 +345,45 @@ void st_cell(struct st_table *t, unsigned row, unsigned col, const struct sw_lis
     st_setnum(t, row, col, v, 2, miss[0] ? miss : "n/a");
 }
 
+/* Length of a number printf wrote for a NaN or an infinity at s + i (a sign, "nan" or "inf", a unit x or %
+   right after it), 0 when there is none. */
+static size_t st_nan_at(const char *s, size_t i)
+{
+    if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '.'))
+        return 0;
+    size_t j = i + (s[i] == '+' || s[i] == '-');
+    if (strncmp(s + j, "nan", 3) != 0 && strncmp(s + j, "inf", 3) != 0)
+        return 0;
+    j += 3;
+    if (s[j] == 'x' || s[j] == '%')
+        j++;
+    return isalnum((unsigned char)s[j]) ? 0 : j - i;
+}
+
+/* The measured text with those numbers (a group without workloads, a ratio of nothing) as "n/a". */
+static void st_no_nan(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; in[i] && o + 1 < n;) {
+        size_t k = st_nan_at(in, i);
+        if (k) {
+            for (const char *r = "n/a"; *r && o + 1 < n; r++)
+                out[o++] = *r;
+            i += k;
+        } else {
+            out[o++] = in[i++];
+        }
+    }
+    out[o] = '\0';
+}
+
 void st_check(FILE *f, unsigned score[3], int verdict, const char *claim, const char *paper, const char *measured)
 {
+    char m[1024];
+    st_no_nan(measured, m, sizeof m);
     score[verdict < 0 ? 0 : verdict ? 2 : 1]++;
     fprintf(f, "[%-10s] %s\n             paper: %s\n             here:  %s\n",
-            verdict > 0 ? "agrees" : verdict == 0 ? "differs" : "cannot tell", claim, paper, measured);
+            verdict > 0 ? "agrees" : verdict == 0 ? "differs" : "cannot tell", claim, paper, m);
 }
 
 int st_status(const struct st_opts *o, const struct sw_list *l)

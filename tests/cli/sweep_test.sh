@@ -172,6 +172,9 @@ grep -q "^vecadd  *III  *[0-9.]*  *1.00  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/ou
     || bad "las window row has numbers: $(grep '^vecadd' "$tmp/out" | head -1)"
 [ "$(grep -c ',stopped at limit,0,.*,2000,' slw/runs.csv)" -eq 4 ] && ok || bad "window runs stop at 2000: $(cat slw/runs.csv)"
 grep -q "FAILED" "$tmp/err" && bad "window runs reported as failures: $(cat "$tmp/err")" || ok
+# one group only: the others' comparison numbers say n/a, not nan
+grep -q "here:  Type-I: BCS n/a, LAS-CTA n/a" "$tmp/out" && ok || bad "empty group: $(grep 'Type-I:' "$tmp/out")"
+grep -qi "nan" "$tmp/out" && bad "nan in the report: $(grep -i nan "$tmp/out" | head -2)" || ok
 expect_rc 2 "--max-cycles for caws" "$W" study caws --max-cycles 1000
 grep -q "max-cycles applies to studies las and dyncta only" "$tmp/err" && ok || bad "--max-cycles elsewhere: $(cat "$tmp/err")"
 grep -q "^Normalised IPC (Fig. 5.1)" sl/las.txt && ok || bad "las report file has the tables"
