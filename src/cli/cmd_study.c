@@ -809,8 +809,8 @@ static void study_usage(FILE *f)
           "                           cta_sched.las.tiles=1; the seed's rectangles without it)\n"
           "  -q, --quiet              no progress output\n"
           "\n"
-          "exit status: 0 every run verified, 1 some run has no verified result (the tables are still\n"
-          "printed, its cells say fail), 2 usage error\n",
+          "exit status: 0 every run verified (with --max-cycles: or stopped at the window), 1 some run\n"
+          "has no result (the tables are still printed, its cells say fail), 2 usage error\n",
           f);
 }
 
