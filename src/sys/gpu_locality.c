@@ -98,44 +98,38 @@ static int box_push(struct gpu_loc *L, const struct loc_rect *b)
 
 /* CTA c's boxes on every array (the `tiles` extension, struct cta_locality.box): the rectangles
    of its accesses, merged while two can merge (boxes_merge); more than LOC_MAX_BOXES left: the
-   array's one rectangle, as without tiles.  acc: naccess rectangles of scratch. */
+   array's one rectangle, as without tiles.  acc: naccess rectangles of scratch for the accesses,
+   work: naccess for one array's boxes. */
 static int build_boxes(struct gpu_loc *L, struct ptx_slice_set *s, const struct ptx_slice_env *env,
-                       const struct ptx_slice_layout *lay, uint64_t c, struct ptx_slice_rect *acc)
+                       const struct ptx_slice_layout *lay, uint64_t c, struct ptx_slice_rect *acc,
+                       struct loc_rect *work)
 {
     struct cta_locality *p = &L->pub;
     if (ptx_slice_cta_access_rects(s, env, lay, c, acc) != 0)
         return -1;
     for (unsigned a = 0; a < p->narrays; a++) {
         L->box_off[c * p->narrays + a] = (uint32_t)L->nbox;
-        /* the array's rectangles, in access order, into the scratch's front */
         unsigned n = 0;
         for (uint32_t k = 0; k < s->naccess; k++)
             if (s->acc[k].status == PTX_SLICE_OK && s->acc[k].array == (int32_t)a && acc[k].w > 0)
-                acc[n++] = acc[k];
+                work[n++] = (struct loc_rect){acc[k].x, acc[k].y, acc[k].w, acc[k].h};
         for (bool merged = true; merged && n > 1;) {
             merged = false;
             for (unsigned i = 0; i < n && !merged; i++)
-                for (unsigned j = i + 1; j < n && !merged; j++) {
-                    struct loc_rect bi = {acc[i].x, acc[i].y, acc[i].w, acc[i].h};
-                    struct loc_rect bj = {acc[j].x, acc[j].y, acc[j].w, acc[j].h};
-                    if (!boxes_merge(&bi, &bj))
-                        continue;
-                    extent_add(&bi, &bj);
-                    acc[i] = (struct ptx_slice_rect){bi.x, bi.y, bi.w, bi.h};
-                    acc[j] = acc[--n];
-                    merged = true;
-                }
+                for (unsigned j = i + 1; j < n && !merged; j++)
+                    if (boxes_merge(&work[i], &work[j])) {
+                        extent_add(&work[i], &work[j]);
+                        work[j] = work[--n];
+                        merged = true;
+                    }
         }
         if (n > LOC_MAX_BOXES) {
-            if (box_push(L, &L->rect[c * p->narrays + a]) != 0)
-                return -1;
-            continue;
+            work[0] = L->rect[c * p->narrays + a];
+            n = 1;
         }
-        for (unsigned i = 0; i < n; i++) {
-            struct loc_rect b = {acc[i].x, acc[i].y, acc[i].w, acc[i].h};
-            if (box_push(L, &b) != 0)
+        for (unsigned i = 0; i < n; i++)
+            if (box_push(L, &work[i]) != 0)
                 return -1;
-        }
     }
     return 0;
 }
@@ -248,11 +242,14 @@ struct cta_locality *gpu_locality_build(const struct ptx_grid *grid, unsigned li
     if (tiles) {
         uint64_t nent = p->n_ctas * narr;
         L->box_off = malloc(sizeof(uint32_t) * (size_t)(nent + 1));
-        struct ptx_slice_rect *acc = malloc(sizeof *acc * (s->naccess ? s->naccess : 1));
-        int rc = L->box_off && acc && nent < UINT32_MAX ? 0 : -1;
+        size_t na = s->naccess ? s->naccess : 1;
+        struct ptx_slice_rect *acc = malloc(sizeof *acc * na);
+        struct loc_rect *work = malloc(sizeof *work * na);
+        int rc = L->box_off && acc && work && nent < UINT32_MAX ? 0 : -1;
         for (uint64_t c = 0; rc == 0 && c < p->n_ctas; c++)
-            rc = build_boxes(L, s, &env, lay, c, acc);
+            rc = build_boxes(L, s, &env, lay, c, acc, work);
         free(acc);
+        free(work);
         if (rc != 0)
             goto oom;
         L->box_off[nent] = (uint32_t)L->nbox;

@@ -495,6 +495,71 @@ TEST(lud_internal_tiles_are_separate_boxes)
     ptx_module_free(m);
 }
 
+/* With tiles, a CTA's boxes on an array never reach beyond the seed's rectangle and together span
+   it: the bounding box of every array's boxes is its rectangle.  The kernel reads p0, then p1, then
+   writes p0 again (array ids 0 1 0), so each array's boxes must come from its own accesses only.
+   One CTA of 32 threads, 1D: p0[tid] is line 0 of p0, p0[tid + 64] line 2, p1[tid + 1024] line 32
+   of p1. */
+TEST(tiles_boxes_span_each_arrays_rectangle)
+{
+    static const char src[] =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k2(.param .u64 k2_p0, .param .u64 k2_p1)\n{\n"
+        ".reg .b32 %r<2>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<4>;\n"
+        "ld.param.u64 %rd1, [k2_p0];\nld.param.u64 %rd2, [k2_p1];\n"
+        "cvta.to.global.u64 %rd3, %rd1;\ncvta.to.global.u64 %rd4, %rd2;\n"
+        "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd5, %r1, 4;\n"
+        "add.s64 %rd6, %rd3, %rd5;\nld.global.f32 %f1, [%rd6];\n"
+        "add.s64 %rd7, %rd4, %rd5;\nld.global.f32 %f2, [%rd7+4096];\n"
+        "add.f32 %f3, %f1, %f2;\nst.global.f32 [%rd6+256], %f3;\nret;\n}\n";
+    struct ptx_error e;
+    struct ptx_module *m = ptx_parse(src, strlen(src), "tiles.ptx", &e);
+    REQUIRE(m);
+    uint8_t params[16] = {0};
+    put_u64(params + 0, A0);
+    put_u64(params + 8, A1);
+    struct ptx_kinfo ki;
+    memset(&ki, 0, sizeof ki);
+    ki.func = ptx_find_func(m, "k2");
+    REQUIRE(ki.func >= 0);
+    static struct ptx_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.mod = m;
+    grid.ki = &ki;
+    grid.grid[0] = grid.grid[1] = grid.grid[2] = 1;
+    grid.block[0] = 32;
+    grid.block[1] = grid.block[2] = 1;
+    grid.params = params;
+    grid.param_bytes = sizeof params;
+    grid.cta_warps = 1;
+    char msg[256];
+    struct cta_locality *l = gpu_locality_build(&grid, 128, false, true, 0, msg, sizeof msg);
+    REQUIRE(l && l->box);
+    REQUIRE(l->narrays == 2);
+    CHECK_RECT(l->rect[0], 0, 0, 3, 1);
+    CHECK_RECT(l->rect[1], 32, 0, 1, 1);
+    for (unsigned a = 0; a < l->narrays; a++) {
+        struct loc_rect span = {0, 0, 0, 0};
+        for (uint32_t x = l->box_off[a]; x < l->box_off[a + 1]; x++) {
+            const struct loc_rect *bx = &l->box[x];
+            int64_t x1 = span.w && span.x + span.w > bx->x + bx->w ? span.x + span.w : bx->x + bx->w;
+            int64_t y1 = span.w && span.y + span.h > bx->y + bx->h ? span.y + span.h : bx->y + bx->h;
+            span.x = span.w && span.x < bx->x ? span.x : bx->x;
+            span.y = span.w && span.y < bx->y ? span.y : bx->y;
+            span.w = x1 - span.x;
+            span.h = y1 - span.y;
+        }
+        const struct loc_rect *r = &l->rect[a];
+        if (span.x != r->x || span.y != r->y || span.w != r->w || span.h != r->h)
+            T_FAIL_("array %u: boxes span (%lld,%lld %lldx%lld), rectangle (%lld,%lld %lldx%lld)", a,
+                    (long long)span.x, (long long)span.y, (long long)span.w, (long long)span.h, (long long)r->x,
+                    (long long)r->y, (long long)r->w, (long long)r->h);
+    }
+    CHECK_EQ_INT(l->box_off[1] - l->box_off[0], 2);   /* lines 0 and 2 of p0: two boxes */
+    gpu_locality_free(l);
+    ptx_module_free(m);
+}
+
 TEST(a_function_is_not_a_kernel)
 {
     struct ptx_module *m = load("vecadd");
