@@ -302,14 +302,7 @@ const struct sw_metrics *st_m(const struct sw_list *l, long idx)
     if (idx < 0 || (size_t)idx >= l->n)
         return NULL;
     const struct sw_run *r = &l->r[idx];
-    if (!r->m.ok)
-        return NULL;
-    /* a window (--max-cycles): the run stopped at it, its statistics up to there (outputs not checked) */
-    if (l->max_cycles && strcmp(r->m.status, "stopped at limit") == 0)
-        return &r->m;
-    if (!r->m.verified || strcmp(r->m.status, "WS_SUCCESS") != 0)
-        return NULL;
-    return &r->m;
+    return sw_result_ok(l, r) ? &r->m : NULL;   /* with a window, its statistics up to there */
 }
 
 void st_list_init(struct sw_list *l, const struct st_opts *o)

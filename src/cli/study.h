@@ -226,7 +226,10 @@ struct st_crit_gain {
 };
 int st_crit_gain(const char *path, const char *ref_path, struct st_crit_gain *out);
 
-/* The metrics of run idx when it produced a verified result, else NULL. */
+/* Whether run r of list l has a result the list counts: a verified success, or with the list's window
+   (study --max-cycles) a run stopped there. */
+int sw_result_ok(const struct sw_list *l, const struct sw_run *r);
+/* The metrics of run idx when it has a result the list counts (sw_result_ok), else NULL. */
 const struct sw_metrics *st_m(const struct sw_list *l, long idx);
 /* What a table shows instead of a number for run idx: "n/a" (not run: the
    policy is missing), "fail" (no verified result), "" (has a result). */

@@ -351,9 +351,7 @@ static int sw_good(const struct sw_run *r)
     return r->m.ok && r->m.verified && strcmp(r->m.status, "WS_SUCCESS") == 0;
 }
 
-/* A result the list counts: a verified success, or with the list's window (study --max-cycles) a run
-   stopped there. */
-static int sw_good_in(const struct sw_list *l, const struct sw_run *r)
+int sw_result_ok(const struct sw_list *l, const struct sw_run *r)
 {
     return sw_good(r) || (l->max_cycles && r->m.ok && strcmp(r->m.status, "stopped at limit") == 0);
 }
@@ -541,7 +539,7 @@ size_t sw_reuse(const struct sw_exec *x, const char *home, struct sw_list *l, si
             if (complete && (flags & SW_REUSE_GOOD)) {
                 struct sw_run t;
                 sw_read_metrics(text, &t.m);
-                complete = sw_good_in(l, &t);
+                complete = sw_result_ok(l, &t);
             }
             if (!complete) {
                 free(text);
@@ -762,7 +760,7 @@ static void sw_pool_finished(size_t idx, int ws, double secs, unsigned running, 
     r->state = SW_RAN;
     sw_probe(x, r);
     done = ++p->done;
-    int good = sw_good_in(p->l, r);
+    int good = sw_result_ok(p->l, r);
     if (!good)
         p->failed++;
     if (x->quiet)
@@ -836,7 +834,7 @@ int sw_execute(const struct sw_exec *x, struct sw_list *l, size_t first, size_t 
         fputs("\r\033[K", stderr);
     int bad = 0;
     for (size_t i = first; i < end; i++)
-        if (!sw_good_in(l, &l->r[i]))
+        if (!sw_result_ok(l, &l->r[i]))
             bad++;
     if (!x->quiet && todo)
         fprintf(stderr, "[%s] finished %zu runs in %.1fs (%zu failed)\n", label, todo, cli_now() - t_start, failed);
