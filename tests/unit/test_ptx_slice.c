@@ -434,6 +434,33 @@ TEST(unsliceable_reasons)
     ptx_module_free(m);
 }
 
+/* The GPU's locality table (gpu_locality_build) for kernel `func` of m on a gx x gy grid of bx x by
+   blocks, with the `tiles` boxes when tiles. */
+static struct cta_locality *loc_build(const struct ptx_module *m, const char *func, uint32_t gx, uint32_t gy,
+                                      uint32_t bx, uint32_t by, const uint8_t *params, uint32_t nparams, bool tiles)
+{
+    static struct ptx_kinfo ki;
+    static struct ptx_grid grid;
+    memset(&ki, 0, sizeof ki);
+    ki.func = ptx_find_func(m, func);
+    if (ki.func < 0)
+        return NULL;
+    memset(&grid, 0, sizeof grid);
+    grid.mod = m;
+    grid.ki = &ki;
+    grid.grid[0] = gx;
+    grid.grid[1] = gy;
+    grid.grid[2] = 1;
+    grid.block[0] = bx;
+    grid.block[1] = by;
+    grid.block[2] = 1;
+    grid.params = params;
+    grid.param_bytes = nparams;
+    grid.cta_warps = (bx * by + 31) / 32;
+    char msg[256];
+    return gpu_locality_build(&grid, 128, false, tiles, 0, msg, sizeof msg);
+}
+
 /* lud_internal reads two tiles of its one array and updates a third: the seed's one rectangle per
    array is their bounding box, the `tiles` extension keeps them apart (docs/studies.md, las
    ablation a).  n = 64, off = 0: grid 3 x 3 of 16 x 16, rows of 256 bytes = 2 lines of 32 floats.
@@ -447,24 +474,8 @@ TEST(lud_internal_tiles_are_separate_boxes)
     put_u64(params + 0, A0);
     put_u32(params + 8, 64);
     put_u32(params + 12, 0);
-    struct ptx_kinfo ki;
-    memset(&ki, 0, sizeof ki);
-    ki.func = ptx_find_func(m, "lud_internal");
-    REQUIRE(ki.func >= 0);
-    static struct ptx_grid grid;
-    memset(&grid, 0, sizeof grid);
-    grid.mod = m;
-    grid.ki = &ki;
-    grid.grid[0] = grid.grid[1] = 3;
-    grid.grid[2] = 1;
-    grid.block[0] = grid.block[1] = 16;
-    grid.block[2] = 1;
-    grid.params = params;
-    grid.param_bytes = sizeof params;
-    grid.cta_warps = 8;
-    char msg[256];
-    struct cta_locality *seed = gpu_locality_build(&grid, 128, false, false, 0, msg, sizeof msg);
-    struct cta_locality *tiles = gpu_locality_build(&grid, 128, false, true, 0, msg, sizeof msg);
+    struct cta_locality *seed = loc_build(m, "lud_internal", 3, 3, 16, 16, params, sizeof params, false);
+    struct cta_locality *tiles = loc_build(m, "lud_internal", 3, 3, 16, 16, params, sizeof params, true);
     REQUIRE(seed && tiles);
     REQUIRE(seed->narrays == 1 && tiles->narrays == 1);
     CHECK(seed->box == NULL);
@@ -518,22 +529,7 @@ TEST(tiles_boxes_span_each_arrays_rectangle)
     uint8_t params[16] = {0};
     put_u64(params + 0, A0);
     put_u64(params + 8, A1);
-    struct ptx_kinfo ki;
-    memset(&ki, 0, sizeof ki);
-    ki.func = ptx_find_func(m, "k2");
-    REQUIRE(ki.func >= 0);
-    static struct ptx_grid grid;
-    memset(&grid, 0, sizeof grid);
-    grid.mod = m;
-    grid.ki = &ki;
-    grid.grid[0] = grid.grid[1] = grid.grid[2] = 1;
-    grid.block[0] = 32;
-    grid.block[1] = grid.block[2] = 1;
-    grid.params = params;
-    grid.param_bytes = sizeof params;
-    grid.cta_warps = 1;
-    char msg[256];
-    struct cta_locality *l = gpu_locality_build(&grid, 128, false, true, 0, msg, sizeof msg);
+    struct cta_locality *l = loc_build(m, "k2", 1, 1, 32, 1, params, sizeof params, true);
     REQUIRE(l && l->box);
     REQUIRE(l->narrays == 2);
     CHECK_RECT(l->rect[0], 0, 0, 3, 1);
