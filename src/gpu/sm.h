@@ -55,7 +55,8 @@
                 below 32: 32 / width cycles from the issue)
      n_inact    cycles with >= 1 resident warp in which every warp was blocked
      c_idle     cycles the pipeline was not stalled but no warp had an instruction
-                to issue (no warps, or all at barriers / waiting for fetch / done)
+                to issue (no warps, or all at barriers / waiting for fetch / done;
+                -warpsim_c_idle_fetch 0: no warps, or all at barriers)
      c_mem      cycles every resident warp waited for memory (pending loads)
      util_cycles cycles with at least one CTA resident
    lat_rt: core cycles from a request leaving the SM to its reply returning. */

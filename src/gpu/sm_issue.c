@@ -422,10 +422,14 @@ static void sm_rank_warps(struct sm *s)
 }
 
 
-static inline void sm_count(struct sm_cycle_count *c, const struct sm_warp *w, uint8_t r)
+/* A live warp's part in the cycle's class (N_act/N_inact/C_idle/C_mem).  "Idle" is a warp with
+   no instruction it could issue: at a barrier, and (-warpsim_c_idle_fetch 1, the default, as
+   GPGPU-Sim's "no valid instruction") waiting for fetch or a branch's redirect; with 0 only the
+   barrier, the narrower "idle time" of 001 sec. III-A (an ablation). */
+static inline void sm_count(const struct sm *s, struct sm_cycle_count *c, const struct sm_warp *w, uint8_t r)
 {
     c->live++;
-    c->idle += r == STALL_SYNC || r == STALL_FETCH || r == STALL_CTRL;
+    c->idle += r == STALL_SYNC || (s->g->c_idle_fetch && (r == STALL_FETCH || r == STALL_CTRL));
     c->mem += w->rep_mem;
 }
 
@@ -515,7 +519,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
             sm_view_probe(&sc->view[s->slot_j[slot]], w, r);
             sm_attribute(s, w, r, now);
         }
-        sm_count(&c, w, r);
+        sm_count(s, &c, w, r);
         mw = sim_min(mw, sm_answer_until(w, now));
     }
     cnt->live += c.live;
@@ -629,7 +633,7 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
         sm_view_probe(&sc->view[j], w, r);
         sm_attribute(s, w, r, now);
         if (r != STALL_NONE) {
-            sm_count(cnt, w, r);
+            sm_count(s, cnt, w, r);
             if (ops->on_stall)
                 ops->on_stall(sc->st, &sc->view[j], (enum stall_reason)r, now);
             continue;
@@ -646,7 +650,7 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
             continue;
         uint8_t r = sm_probe(s, w, slot, now);
         if (w->state == SMW_ACTIVE)
-            sm_count(cnt, w, r);
+            sm_count(s, cnt, w, r);
     }
     sim_cycle mw = SIM_NEVER;
     for (uint64_t m = sc->live; m; m &= m - 1) {

@@ -48,6 +48,9 @@ const struct cfg_opt gpu_config_opts[] = {
     O("warpsim_cta_scheduler", CFG_STRING, cta_scheduler, "rr", 0, 0, "CTA scheduling policy"),
     O("warpsim_cta_pause_stops", CFG_UINT, cta_pause_stops, "0", 0, 1,
       "1: warps of paused CTAs never issue (an ablation; 001 sec. IV only deprioritises them, the default 0)"),
+    O("warpsim_c_idle_fetch", CFG_UINT, c_idle_fetch, "1", 0, 1,
+      "1: a warp waiting for instruction fetch or a branch redirect counts as idle in C_idle (GPGPU-Sim's "
+      "\"no valid instruction\"); 0: only warps at a barrier and cores without warps (001 sec. III-A; an ablation)"),
     O("warpsim_cm", CFG_STRING, cm, "none", 0, 0,
       "concurrency manager (004 sec. 4: none, cm_cpu, cm_bal, cm_bal1..4): sets each core's warp limit through a "
       "warp scheduler that takes one (swl)"),

@@ -48,6 +48,7 @@ struct gpu_config {
     const char *cm;                 /* -warpsim_cm: concurrency manager (policy/cm.h; "none") */
     unsigned max_insn_issue_per_warp; /* -gpgpu_max_insn_issue_per_warp (dual issue when 2) */
     unsigned cta_pause_stops;       /* -warpsim_cta_pause_stops: paused CTAs' warps never issue (ablation) */
+    unsigned c_idle_fetch;          /* -warpsim_c_idle_fetch: fetch-waiting warps count toward C_idle */
     unsigned ibuffer_size;          /* -warpsim_ibuffer_size: instructions buffered per warp */
     unsigned fetch_latency;         /* -warpsim_fetch_decode_latency: cycles from I-cache hit to ibuffer */
     unsigned num_sp_units;          /* -gpgpu_num_sp_units: SP pipelines per SM (issue ports for int/fp32) */

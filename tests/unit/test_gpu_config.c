@@ -462,14 +462,15 @@ TEST(option_table_is_complete_and_listed)
             if (strcmp(gpu_config_opts[i].name, gpu_config_opts[k].name) == 0)
                 T_FAIL_("duplicate option %s", gpu_config_opts[i].name);
     }
-    CHECK_EQ_INT(gpu_config_nopts, 108);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
+    CHECK_EQ_INT(gpu_config_nopts, 109);   /* + -warpsim_l1d_repl, -warpsim_l2_repl, the two bypass policies, bypass_mshr;
                                             + -warpsim_l1{i,c,t}_repl, -warpsim_l1{i,c,t}_bypass; + -warpsim_threads;
                                             + -warpsim_cm; + -warpsim_icnt and nine -warpsim_mesh_*;
                                             + thirteen -warpsim_cpu_*, -warpsim_mesh_cpu_nodes,
                                             -warpsim_mc_partition; + -gpgpu_max_insn, -gpgpu_max_cta;
                                             + -gpgpu_n_mem_per_ctrlr; + -warpsim_l2_hit_latency,
                                             -warpsim_dram_return_latency; + -warpsim_icnt_vcs,
-                                            -warpsim_icnt_input_speedup; + -warpsim_cta_pause_stops */
+                                            -warpsim_icnt_input_speedup; + -warpsim_cta_pause_stops;
+                                            + -warpsim_c_idle_fetch */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -577,6 +577,32 @@ TEST(attribution_sums_to_probes)
     rig_close(&r);
 }
 
+/* -warpsim_c_idle_fetch 0 (the ablation of 001 sec. III-A's narrower idle time): a warp waiting for
+   fetch or a branch redirect no longer makes the cycle idle; those cycles move from C_idle to the
+   other inactive cycles, and nothing else (timing, attribution, C_mem) changes. */
+TEST(c_idle_without_fetch_waits_counts_barriers_and_empty_cores_only)
+{
+    static const char *const narrow[] = {"warpsim_c_idle_fetch=0", NULL};
+    struct rig wide, nar;
+    REQUIRE(rig_open(&wide, k_load, 32, 1, no_over, NULL) == 0);
+    REQUIRE(rig_open(&nar, k_load, 32, 1, narrow, NULL) == 0);
+    memcpy(wide.params, &wide.buf, 8);
+    memcpy(nar.params, &nar.buf, 8);
+    REQUIRE(rig_run(&wide, false, 10000) == 0);
+    REQUIRE(rig_run(&nar, false, 10000) == 0);
+    REQUIRE(wide.nrec == 1 && nar.nrec == 1);
+    const struct warp_record *w = &nar.rec[0];
+    const struct sm_metrics *a = sm_get_metrics(wide.sm), *b = sm_get_metrics(nar.sm);
+    CHECK(w->stall[STALL_FETCH] >= nar.delay);   /* there are fetch waits to leave out */
+    CHECK_EQ_U64(b->cycles, a->cycles);
+    CHECK_EQ_U64(b->n_inact, a->n_inact);
+    CHECK_EQ_U64(b->c_mem, a->c_mem);
+    CHECK_EQ_U64(b->c_idle, w->stall[STALL_SYNC] + (b->cycles - b->util_cycles));
+    CHECK_EQ_U64(a->c_idle - b->c_idle, w->stall[STALL_FETCH] + w->stall[STALL_CTRL]);
+    rig_close(&wide);
+    rig_close(&nar);
+}
+
 /* A SIMT width below 32: an issued warp streams through the lanes for 32 / width cycles, in which the
    core is busy, not stalled (001 sec. II: "every 4 cycles, a ready warp is fed into these lanes"): those
    cycles count as active (N_act), so a compute-bound core's RACT is near 1 at any width. */
