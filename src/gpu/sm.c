@@ -57,6 +57,12 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     s->n_dp = g->num_dp_units;
     unsigned simd = g->simd_width ? g->simd_width : 32;
     s->warp_passes = (32 + simd - 1) / simd;
+    /* C_idle's warps (sm_count): at a barrier; by default (-warpsim_c_idle_fetch 1) also waiting for
+       fetch or a branch redirect */
+    _Static_assert(STALL_COUNT <= 32, "idle_reasons has a bit per stall reason");
+    s->idle_reasons = 1u << STALL_SYNC;
+    if (g->c_idle_fetch)
+        s->idle_reasons |= 1u << STALL_FETCH | 1u << STALL_CTRL;
 
     s->l1d = sm_make_cache(a, g, g->cache_dl1, "l1d", GPU_CACHE_L1D, &s->l1d_line);
     s->l1i = sm_make_cache(a, g, g->cache_il1, "l1i", GPU_CACHE_L1I, &s->l1i_line);

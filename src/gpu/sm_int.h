@@ -161,6 +161,7 @@ struct sm {
 
     /* machine shape */
     unsigned max_warps, n_sched, n_sp, n_sfu, n_dp, warp_passes;
+    uint32_t idle_reasons;              /* stall reasons that make a warp idle in C_idle (bit per reason) */
     unsigned l1d_line, l1i_line, const_line, tex_line, blk_unit;
     uint64_t *waiters;                  /* cache_fill output */
     unsigned max_waiters;

@@ -423,13 +423,13 @@ static void sm_rank_warps(struct sm *s)
 
 
 /* A live warp's part in the cycle's class (N_act/N_inact/C_idle/C_mem).  "Idle" is a warp with
-   no instruction it could issue: at a barrier, and (-warpsim_c_idle_fetch 1, the default, as
-   GPGPU-Sim's "no valid instruction") waiting for fetch or a branch's redirect; with 0 only the
-   barrier, the narrower "idle time" of 001 sec. III-A (an ablation). */
+   no instruction it could issue, s->idle_reasons: at a barrier, and (-warpsim_c_idle_fetch 1, the
+   default, as GPGPU-Sim's "no valid instruction") waiting for fetch or a branch's redirect; with 0
+   only the barrier, the narrower "idle time" of 001 sec. III-A (an ablation). */
 static inline void sm_count(const struct sm *s, struct sm_cycle_count *c, const struct sm_warp *w, uint8_t r)
 {
     c->live++;
-    c->idle += r == STALL_SYNC || (s->g->c_idle_fetch && (r == STALL_FETCH || r == STALL_CTRL));
+    c->idle += s->idle_reasons >> r & 1u;
     c->mem += w->rep_mem;
 }
 
