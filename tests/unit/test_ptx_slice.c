@@ -535,17 +535,17 @@ TEST(tiles_boxes_span_each_arrays_rectangle)
     CHECK_RECT(l->rect[0], 0, 0, 3, 1);
     CHECK_RECT(l->rect[1], 32, 0, 1, 1);
     for (unsigned a = 0; a < l->narrays; a++) {
-        struct loc_rect span = {0, 0, 0, 0};
-        for (uint32_t x = l->box_off[a]; x < l->box_off[a + 1]; x++) {
+        REQUIRE(l->box_off[a + 1] > l->box_off[a]);
+        const struct loc_rect *b0 = &l->box[l->box_off[a]];
+        int64_t x0 = b0->x, y0 = b0->y, x1 = b0->x + b0->w, y1 = b0->y + b0->h;
+        for (uint32_t x = l->box_off[a] + 1; x < l->box_off[a + 1]; x++) {
             const struct loc_rect *bx = &l->box[x];
-            int64_t x1 = span.w && span.x + span.w > bx->x + bx->w ? span.x + span.w : bx->x + bx->w;
-            int64_t y1 = span.w && span.y + span.h > bx->y + bx->h ? span.y + span.h : bx->y + bx->h;
-            span.x = span.w && span.x < bx->x ? span.x : bx->x;
-            span.y = span.w && span.y < bx->y ? span.y : bx->y;
-            span.w = x1 - span.x;
-            span.h = y1 - span.y;
+            x0 = bx->x < x0 ? bx->x : x0;
+            y0 = bx->y < y0 ? bx->y : y0;
+            x1 = bx->x + bx->w > x1 ? bx->x + bx->w : x1;
+            y1 = bx->y + bx->h > y1 ? bx->y + bx->h : y1;
         }
-        const struct loc_rect *r = &l->rect[a];
+        const struct loc_rect span = {x0, y0, x1 - x0, y1 - y0}, *r = &l->rect[a];
         if (span.x != r->x || span.y != r->y || span.w != r->w || span.h != r->h)
             T_FAIL_("array %u: boxes span (%lld,%lld %lldx%lld), rectangle (%lld,%lld %lldx%lld)", a,
                     (long long)span.x, (long long)span.y, (long long)span.w, (long long)span.h, (long long)r->x,
