@@ -81,6 +81,32 @@ void icnt_reg_stats(struct icnt *n, struct stats *s, const char *prefix) { n->op
 
 const struct icnt_stats *icnt_get_stats(const struct icnt *n) { return &n->st; }
 
+uint64_t icnt_dst_packets(const struct icnt *n, unsigned dst) { return dst < n->n_dst ? n->dst_packets[dst] : 0; }
+
+uint64_t icnt_dst_lat_sum(const struct icnt *n, unsigned dst) { return dst < n->n_dst ? n->dst_lat[dst] : 0; }
+
+bool icnt_base_init(struct icnt *n, struct arena *a, const struct icnt_ops *ops, enum icnt_kind kind,
+                    unsigned n_dst)
+{
+    n->ops = ops;
+    n->kind = kind;
+    n->n_dst = n_dst;
+    n->dst_packets = arena_alloc(a, sizeof *n->dst_packets * n_dst);
+    n->dst_lat = arena_alloc(a, sizeof *n->dst_lat * n_dst);
+    return n->dst_packets && n->dst_lat;
+}
+
+void icnt_count_delivery(struct icnt *n, unsigned dst, uint64_t lat, uint64_t flits)
+{
+    n->st.packets++;
+    n->st.flits += flits;
+    n->st.lat_sum += lat;
+    if (lat > n->st.lat_max)
+        n->st.lat_max = lat;
+    n->dst_packets[dst]++;
+    n->dst_lat[dst] += lat;
+}
+
 bool icnt_can_push(const struct icnt *n, unsigned src, uint32_t bytes) { return n->ops->can_push(n, src, bytes); }
 
 void icnt_push(struct icnt *n, unsigned src, unsigned dst, struct mem_req *r, uint32_t bytes, sim_cycle now)

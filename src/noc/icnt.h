@@ -85,6 +85,11 @@ enum icnt_kind icnt_kind_of(const struct icnt *n);
 void icnt_reg_stats(struct icnt *n, struct stats *s, const char *prefix);
 const struct icnt_stats *icnt_get_stats(const struct icnt *n);
 
+/* Packets delivered at destination dst and their latencies (icnt cycles from push to
+   delivery) summed; dst < the network's destination count. */
+uint64_t icnt_dst_packets(const struct icnt *n, unsigned dst);
+uint64_t icnt_dst_lat_sum(const struct icnt *n, unsigned dst);
+
 bool icnt_can_push(const struct icnt *n, unsigned src, uint32_t bytes);
 void icnt_push(struct icnt *n, unsigned src, unsigned dst, struct mem_req *r, uint32_t bytes, sim_cycle now);
 void icnt_cycle(struct icnt *n, sim_cycle now);

@@ -26,7 +26,15 @@ struct icnt {
     const struct icnt_ops *ops;
     enum icnt_kind kind;
     struct icnt_stats st;
+    unsigned n_dst;
+    uint64_t *dst_packets, *dst_lat;   /* per destination, [n_dst] */
 };
+
+/* Fills the header's shared part; false when the per-destination counters cannot be allocated. */
+bool icnt_base_init(struct icnt *n, struct arena *a, const struct icnt_ops *ops, enum icnt_kind kind,
+                    unsigned n_dst);
+/* A packet delivered at dst after lat icnt cycles, of flits flits: the statistics. */
+void icnt_count_delivery(struct icnt *n, unsigned dst, uint64_t lat, uint64_t flits);
 
 struct icnt *xbar_new(struct arena *a, const struct gpu_config *g, unsigned n_src, unsigned n_dst, const char *name);
 struct icnt *mesh_new(struct arena *a, const struct gpu_config *g, const struct icnt_endpoints *src,

@@ -260,8 +260,8 @@ struct icnt *mesh_new(struct arena *a, const struct gpu_config *g, const struct 
     struct mesh *m = arena_alloc(a, sizeof *m);
     if (!m)
         return NULL;
-    m->base.ops = &mesh_ops;
-    m->base.kind = ICNT_MESH;
+    if (!icnt_base_init(&m->base, a, &mesh_ops, ICNT_MESH, dst->n))
+        return NULL;
     m->name = arena_strdup(a, name ? name : "mesh");
     unsigned cols, rows;
     mesh_place_size(g->mesh_cols, g->mesh_rows, src->n + dst->n, &cols, &rows);
@@ -460,13 +460,7 @@ static void m_deliver(struct mesh *m, uint32_t k, sim_cycle now)
         slot -= m->out_cap;
     d->q[slot] = k;
     d->count++;
-    struct icnt_stats *st = &m->base.st;
-    uint64_t lat = now - p->t_push;
-    st->packets++;
-    st->flits += p->fflits;
-    st->lat_sum += lat;
-    if (lat > st->lat_max)
-        st->lat_max = lat;
+    icnt_count_delivery(&m->base, p->dst, now - p->t_push, p->fflits);
     m->ms.hops_sum += p->hops;
     m->ms.cpu_packets += p->cls == ICNT_CLASS_CPU;
 }

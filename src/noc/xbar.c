@@ -315,8 +315,8 @@ struct icnt *xbar_new(struct arena *a, const struct gpu_config *g, unsigned n_sr
     struct xbar *n = arena_alloc(a, sizeof *n);
     if (!n)
         return NULL;
-    n->base.ops = &xbar_ops;
-    n->base.kind = ICNT_XBAR;
+    if (!icnt_base_init(&n->base, a, &xbar_ops, ICNT_XBAR, n_dst))
+        return NULL;
     n->name = arena_strdup(a, name ? name : "icnt");
     n->n_src = n_src;
     n->n_dst = n_dst;
@@ -504,12 +504,7 @@ static void xb_out_deliver(struct xbar *n, struct xb_out *o, sim_cycle now)
         if (p->ready > now)   /* SIM_NEVER while crossing; in crossing order, so ready is monotonic */
             break;
         o->n_vis++;
-        uint64_t lat = p->ready - p->t_push;
-        n->base.st.packets++;
-        n->base.st.flits += p->flits;
-        n->base.st.lat_sum += lat;
-        if (lat > n->base.st.lat_max)
-            n->base.st.lat_max = lat;
+        icnt_count_delivery(&n->base, (unsigned)(o - n->out), p->ready - p->t_push, p->flits);
     }
 }
 

@@ -232,7 +232,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         g->ix_l1d_resfail[i] = stat_index(&g->stats, pfx, "l1d.res_fail");
     }
 
-    g->nsum = GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS;
+    g->nsum = GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS + g->n_parts * PP_COUNT;
     g->sum_start = arena_alloc(a, sizeof(uint64_t) * g->nsum);
     g->sum_now = arena_alloc(a, sizeof(uint64_t) * g->nsum);
     g->sum_prev_sample = arena_alloc(a, sizeof(uint64_t) * g->nsum);

@@ -76,6 +76,16 @@ enum gsum_core {
     PC_L1D_MISS, PC_RES_WARP_CYCLES, PC_STALL_GPU, PC_COUNT
 };
 
+/* per-sub-partition block (at GS_FIXED + n_sms * PC_COUNT + GPU_HIST_BUCKETS + p * PP_COUNT) */
+enum gsum_part {
+    PP_REQS = 0,      /* requests the sub-partition took from the request network */
+    PP_L2_ACC, PP_L2_MISS,
+    PP_IREQ_PKTS,     /* request-network packets delivered to it, and their latency summed */
+    PP_IREQ_LAT,
+    PP_STALL_MC, PP_STALL_NET,
+    PP_COUNT
+};
+
 #define GPU_HIST_BUCKETS 64   /* lat_rt histogram: 63 buckets of lat_hist_bucket cycles + overflow */
 
 struct gpu_kernel_rec {

@@ -161,6 +161,18 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
     uint64_t *h = &v[GS_FIXED + g->n_sms * PC_COUNT];
     for (unsigned b = 0; b < GPU_HIST_BUCKETS; b++)
         h[b] = g->hist[b];
+    uint64_t *pp = h + GPU_HIST_BUCKETS;
+    for (unsigned p = 0; p < g->n_parts; p++, pp += PP_COUNT) {
+        const struct cache_stats *cs = cache_stats(partition_l2(g->part[p]));
+        const struct partition_stats *ps = partition_get_stats(g->part[p]);
+        pp[PP_REQS] = ps->requests;
+        pp[PP_L2_ACC] = cs->accesses;
+        pp[PP_L2_MISS] = cs->misses;
+        pp[PP_IREQ_PKTS] = icnt_dst_packets(g->req_net, p);
+        pp[PP_IREQ_LAT] = icnt_dst_lat_sum(g->req_net, p);
+        pp[PP_STALL_MC] = ps->dram_stall;
+        pp[PP_STALL_NET] = ps->reply_stall;
+    }
 }
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
@@ -572,6 +584,32 @@ static void gpgpusim_tables(struct emit *e, const uint64_t *d)
     em_breakdown(e, "Total_core_cache_stats_breakdown", core);
 }
 
+/* Per memory sub-partition, from the section's block pp (gsum_part): the traffic each L2 slice took
+   and how long the request network took to bring it (where requests concentrate on a few slices),
+   and 004's congestion, the L2 cycles in which a request waited for a full DRAM queue (stall_MC)
+   or a full reply queue (stall_net).  congestion_only: the text report's two lines. */
+static void per_partition(const struct gpu *g, struct emit *e, const uint64_t *pp, int congestion_only)
+{
+    unsigned np = g->n_parts;
+    double *lat = calloc(np ? np : 1, sizeof *lat);
+    if (!lat)
+        return;
+    for (unsigned p = 0; p < np; p++)
+        lat[p] = ratio(pp[p * PP_COUNT + PP_IREQ_LAT], pp[p * PP_COUNT + PP_IREQ_PKTS]);
+    em_open(e, "per_partition", '{', "per_partition.");
+    if (!congestion_only) {
+        em_arr_u64(e, "requests", &pp[PP_REQS], np, PP_COUNT);
+        em_arr_u64(e, "L2_accesses", &pp[PP_L2_ACC], np, PP_COUNT);
+        em_arr_u64(e, "L2_misses", &pp[PP_L2_MISS], np, PP_COUNT);
+        em_arr_u64(e, "icnt_req_packets", &pp[PP_IREQ_PKTS], np, PP_COUNT);
+        em_arr_dbl(e, "icnt_req_lat_avg", lat, np);
+    }
+    em_arr_u64(e, "stall_MC", &pp[PP_STALL_MC], np, PP_COUNT);
+    em_arr_u64(e, "stall_net", &pp[PP_STALL_NET], np, PP_COUNT);
+    em_close(e, '}');
+    free(lat);
+}
+
 static void section_body(const struct gpu *g, struct emit *e, const struct section *s)
 {
     const uint64_t *d = s->d;
@@ -752,6 +790,8 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
         em_arr_u64(e, "stall_GPU", &pc[PC_STALL_GPU], n, PC_COUNT);
     em_close(e, '}');
     free(ract);
+    if (e->json)
+        per_partition(g, e, &d[GS_FIXED + n * PC_COUNT + GPU_HIST_BUCKETS], 0);
 
     /* latency attribution (SPEC section 5), summed over warps */
     em_open(e, "stall_breakdown", '{', "stall_breakdown.");
@@ -963,23 +1003,9 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
         fprintf(e->f, "\n---- totals: %u kernel%s ----\n", g->nkernels, g->nkernels == 1 ? "" : "s");
     em_u64(e, "kernels", g->nkernels);
     section_body(g, e, &s);
-    if (e->json || gpu_cm_active(g) || g->cpu_active) {
-        /* 004's congestion per memory partition, over the whole run: L2 cycles in which a request waited
-           for a full DRAM queue (stall_MC) or a full reply queue (stall_net) */
-        uint64_t *mc = calloc(g->n_parts ? g->n_parts : 1, sizeof *mc), *net = calloc(g->n_parts ? g->n_parts : 1, sizeof *net);
-        for (unsigned p = 0; mc && net && p < g->n_parts; p++) {
-            mc[p] = partition_get_stats(g->part[p])->dram_stall;
-            net[p] = partition_get_stats(g->part[p])->reply_stall;
-        }
-        if (mc && net) {
-            em_open(e, "per_partition", '{', "per_partition.");
-            em_arr_u64(e, "stall_MC", mc, g->n_parts, 1);
-            em_arr_u64(e, "stall_net", net, g->n_parts, 1);
-            em_close(e, '}');
-        }
-        free(mc);
-        free(net);
-    }
+    /* 004's congestion per memory partition (JSON: in every section, with the slices' traffic) */
+    if (!e->json && (gpu_cm_active(g) || g->cpu_active))
+        per_partition(g, e, &tot[GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS], 1);
     em_u64(e, "engine_idle_skips", g->skips);
     em_u64(e, "engine_skipped_core_cycles", g->skipped_core_cycles);
     if (e->json || gpu_bypass_in_use(g))

@@ -6,6 +6,7 @@
  * conserved, CTAs are dispatched round robin, per-kernel cycles add up, the
  * time series covers every cycle, and the host API's timing entry points.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "test.h"
 #include "wl_fixture.h"
 #include "core/config.h"
+#include "core/json.h"
 #include "core/stats.h"
 #include "host/ws_internal.h"
 #include "policy/cta_sched.h"
@@ -440,6 +442,47 @@ TEST(a_kernel_runs_on_a_4_sm_gto_machine_and_reports_json)
     CHECK(strstr(buf, "\"totals\": {") != NULL);
     CHECK(strstr(buf, "\"gpu_sim_cycle\": ") != NULL);
     CHECK(strstr(buf, "\"N_act\": [") != NULL);
+    /* per sub-partition: the slices' shares add up to the section's totals, in the run's totals and
+       in a kernel's section */
+    char *doc = malloc(len + 3);   /* gpu_report_json writes an object's members */
+    REQUIRE(doc != NULL);
+    snprintf(doc, len + 3, "{%s}", buf);
+    free(buf);
+    buf = doc;
+    REQUIRE(jr_valid(buf));
+    unsigned np = gpu_config(g)->n_sub_partitions;
+    static const char *const sect[] = {"totals", "kernels.0"};
+    for (unsigned k = 0; k < 2; k++) {
+        char path[128];
+        double acc = 0, req = 0, pk = 0, lat = 0, v, w;
+        for (unsigned p = 0; p < np; p++) {
+            snprintf(path, sizeof path, "%s.per_partition.L2_accesses.%u", sect[k], p);
+            REQUIRE(jr_number(buf, path, &v) == 0);
+            acc += v;
+            snprintf(path, sizeof path, "%s.per_partition.requests.%u", sect[k], p);
+            REQUIRE(jr_number(buf, path, &v) == 0);
+            req += v;
+            snprintf(path, sizeof path, "%s.per_partition.icnt_req_packets.%u", sect[k], p);
+            REQUIRE(jr_number(buf, path, &v) == 0);
+            pk += v;
+            snprintf(path, sizeof path, "%s.per_partition.icnt_req_lat_avg.%u", sect[k], p);
+            REQUIRE(jr_number(buf, path, &w) == 0);
+            lat += v * w;
+        }
+        snprintf(path, sizeof path, "%s.per_partition.L2_accesses.%u", sect[k], np);
+        CHECK(jr_lookup(buf, path) == NULL);   /* one entry per sub-partition */
+        snprintf(path, sizeof path, "%s.L2_total_cache_accesses", sect[k]);
+        REQUIRE(jr_number(buf, path, &v) == 0);
+        CHECK(v > 0);
+        CHECK(acc == v);
+        snprintf(path, sizeof path, "%s.icnt_req_packets", sect[k]);
+        REQUIRE(jr_number(buf, path, &v) == 0);
+        CHECK(pk == v);
+        CHECK(req == v);
+        snprintf(path, sizeof path, "%s.icnt_req_avg_latency_icnt_cycles", sect[k]);
+        REQUIRE(jr_number(buf, path, &w) == 0);
+        CHECK(fabs(lat - v * w) <= 1e-6 * v * w);
+    }
     free(buf);
     /* per-core arrays have one entry per SM: 4 */
     CHECK(report_value(g, "gpu_sim_cycle") == gpu_total_cycles(g));

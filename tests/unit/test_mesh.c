@@ -144,6 +144,8 @@ TEST(mesh_zero_load_latency_per_hop)
     CHECK_EQ_U64(st->flits, 5);
     CHECK_EQ_U64(st->lat_sum, 8 + 3 + 5);
     CHECK_EQ_U64(st->lat_max, 8 + 3 + 5);
+    CHECK_EQ_U64(icnt_dst_packets(t.n, 0), 1);   /* the one destination's share */
+    CHECK_EQ_U64(icnt_dst_lat_sum(t.n, 0), 8 + 3 + 5);
     const struct mesh_stats *ms = mesh_get_stats(t.n);
     REQUIRE(ms != NULL);
     CHECK_EQ_U64(ms->hops_sum, 3);
