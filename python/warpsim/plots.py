@@ -17,7 +17,7 @@ import pandas as pd  # noqa: E402
 
 __all__ = [
     "ts_ipc", "ts_occupancy", "ts_miss_rates", "ts_dram", "ts_policy", "stall_breakdown", "lat_rt_hist",
-    "warp_spread", "sweep_bars", "grouped_bars", "study_figures", "run_figures", "compare_bars",
+    "partitions", "warp_spread", "sweep_bars", "grouped_bars", "study_figures", "run_figures", "compare_bars",
 ]
 
 plt.rcParams.update({
@@ -261,6 +261,68 @@ def lat_rt_hist(run):
     return fig
 
 
+def _worst_launch(run):
+    """The kernels' own concentration, which the run's totals average away when each launch has another
+    hot slice: the hottest slice over the mean weighted by the launches' cycles, and the worst launch among
+    those with at least 1% of the cycles."""
+    k = run.kernels
+    if k is None or k.empty or "per_partition.requests" not in k.columns or "gpu_sim_cycle" not in k.columns:
+        return ""
+    cyc = pd.to_numeric(k["gpu_sim_cycle"], errors="coerce").fillna(0)
+    total = cyc.sum()
+    if total <= 0:
+        return ""
+    wsum, wcyc, worst = 0.0, 0.0, None
+    for i, r in enumerate(k["per_partition.requests"]):
+        r = np.asarray(r if isinstance(r, list) else [], dtype=float)
+        if r.size == 0 or r.sum() <= 0:
+            continue
+        h = r.max() / r.mean()
+        wsum += h * cyc.iloc[i]
+        wcyc += cyc.iloc[i]
+        if cyc.iloc[i] >= 0.01 * total and (worst is None or h > worst[0]):
+            worst = (h, i + 1, str(k["kernel_name"].iloc[i]) if "kernel_name" in k.columns else "")
+    if not wcyc or worst is None:
+        return ""
+    return "per launch: %.2fx (mean over the cycles), at most %.2fx (launch %d, %s)" % (wsum / wcyc, worst[0],
+                                                                                           worst[1], worst[2])
+
+
+def partitions(run):
+    """Requests per memory sub-partition (L2 slice) and the request network's latency to each: a slice far
+    above the others (inputs whose strides map to one slice) bounds the run by itself."""
+    t = run.totals
+    if "per_partition.requests" not in t.index:
+        return None
+    req = np.asarray(t["per_partition.requests"], dtype=float)
+    if req.size == 0 or req.sum() <= 0:
+        return None
+    lat = t["per_partition.icnt_req_lat_avg"] if "per_partition.icnt_req_lat_avg" in t.index else None
+    mean = req.mean()
+    hot = int(req.argmax())
+    fig, axes = plt.subplots(1, 2 if lat is not None else 1, figsize=(8.0, 3.5), layout="constrained",
+                             squeeze=False)
+    title = "Memory sub-partitions (L2 slices): slice %d takes %.2fx the mean" % (hot, req[hot] / mean)
+    worst = _worst_launch(run)
+    if worst:
+        title += "\n%s" % worst
+    fig.suptitle(title, x=0.01, ha="left", fontsize=11)
+    x = np.arange(req.size)
+    colors = ["C3" if i == hot and req[hot] > 1.5 * mean else "C0" for i in x]
+    axes[0][0].bar(x, req, color=colors, label="requests")
+    axes[0][0].axhline(mean, color="k", ls="--", lw=1, label="mean %.0f" % mean)
+    axes[0][0].set_xlabel("sub-partition")
+    axes[0][0].set_ylabel("requests")
+    axes[0][0].legend(loc="best")
+    if lat is not None:
+        axes[0][1].bar(x, np.asarray(lat, dtype=float), color=colors)
+        axes[0][1].set_xlabel("sub-partition")
+        axes[0][1].set_ylabel("request latency (icnt cycles)")
+    for a in axes[0]:
+        a.set_xticks(x if x.size <= 16 else x[::max(1, x.size // 16)])
+    return fig
+
+
 def warp_spread(run):
     w = run.warps
     if w is None or w.empty or not {"start", "end", "cta"} <= set(w.columns):
@@ -293,7 +355,7 @@ def run_figures(run):
     """Every figure the run's files allow, as (title, Figure) pairs."""
     out = []
     for f in (ts_ipc, ts_occupancy, ts_miss_rates, ts_dram, ts_policy, stall_breakdown, lat_rt_hist,
-              warp_spread):
+              partitions, warp_spread):
         fig = f(run)
         if fig is not None:
             out.append((f.__name__, fig))

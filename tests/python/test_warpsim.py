@@ -27,11 +27,13 @@ RUN_JSON = """{
             "warp_insn_by_class": {"int": 10}},
   "kernels": [{"name": "vecadd", "launches": 1, "gpu_sim_insn": 1000}],
   "timing": {
-    "kernels": [{"grid": "4,1,1", "kernel_name": "vecadd", "gpu_sim_cycle": %(cycles)d, "gpu_ipc": %(ipc)s}],
+    "kernels": [{"grid": "4,1,1", "kernel_name": "vecadd", "gpu_sim_cycle": %(cycles)d, "gpu_ipc": %(ipc)s,
+                 "per_partition": {"requests": [5, 5, 30, 0]}}],
     "totals": {"kernels": 1, "gpu_sim_cycle": %(cycles)d, "gpu_ipc": %(ipc)s, "weird": nan, "big": -inf,
                "L1D_total_cache_miss_rate": 0.25, "lat_rt_avg": 210.5, "lat_rt_hist_bucket_cycles": 50,
                "lat_rt_hist": [0, 3, 10, 4, 1, 0, 0], "RACT": [0.5, 0.25],
                "stall_breakdown": {"scheduling": 100, "data_cache_miss": 40, "fetch": 0},
+               "per_partition": {"requests": [10, 10, 40, 10], "icnt_req_lat_avg": [8, 9, 120.5, 8]},
                "type_hint": "Type-M"}
   },
   "host": {"seconds": 0.5}
@@ -119,8 +121,12 @@ class RunTest(unittest.TestCase):
         r = warpsim.load(write_run(self.d, "c"))
         names = [n for n, _ in plots.run_figures(r)]
         for want in ("ts_ipc", "ts_occupancy", "ts_miss_rates", "ts_dram", "ts_policy", "stall_breakdown",
-                     "lat_rt_hist", "warp_spread"):
+                     "lat_rt_hist", "partitions", "warp_spread"):
             self.assertIn(want, names)
+        # the hottest slice is named with its share: 40 against a mean of 17.5
+        fig = dict(plots.run_figures(r))["partitions"]
+        self.assertIn("slice 2 takes 2.29x the mean", fig._suptitle.get_text())
+        self.assertIn("at most 3.00x (launch 1, vecadd)", fig._suptitle.get_text())
 
     def test_report_page(self):
         p = write_run(self.d, "d")
