@@ -47,6 +47,7 @@ struct sw_metrics {
     double l1d_miss_rate, l2_miss_rate, lat_rt, util, ract, c_idle, c_mem, idle_ratio, dram_bw_util, occupancy;
     double host_seconds;
     double paused_warp_insns;   /* warpsim_paused_cta_warp_insn (CTA pausing); NaN in older results */
+    double slice_conc;          /* per_partition.hottest_over_mean_per_launch; NaN in older results */
 };
 
 struct sw_run {

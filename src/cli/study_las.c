@@ -211,6 +211,20 @@ int study_las(const struct st_opts *o)
                 fprintf(f, " %s", sorted[i]);
     }
     fprintf(f, "\n");
+    /* inputs whose strides send a launch's requests to one L2 slice: their time is that slice's, whatever
+       the CTA scheduler does (docs/studies.md, ablations a3 and q) */
+    int conc_head = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const struct sw_metrics *b = st_m(&l, run[i][LA_RR]);
+        if (!b || !(b->slice_conc >= 2.0))
+            continue;
+        fprintf(f, "%s %s %.1fx", conc_head ? "," : "L2 slices: under RR one slice takes several times the mean "
+                                                     "request count (per launch, weighted by its cycles):",
+                sorted[i], b->slice_conc);
+        conc_head = 1;
+    }
+    if (conc_head)
+        fprintf(f, " (their inputs' strides map to one slice: docs/studies.md, ablation q)\n");
 
     unsigned score[3] = {0, 0, 0};
     fprintf(f, "\nComparison with seed 003 (qualitative):\n");

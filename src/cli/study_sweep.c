@@ -313,6 +313,7 @@ static void sw_read_metrics(const char *text, struct sw_metrics *m)
         {"timing.totals.gpu_occupancy", offsetof(struct sw_metrics, occupancy)},
         {"host.seconds", offsetof(struct sw_metrics, host_seconds)},
         {"timing.totals.warpsim_paused_cta_warp_insn", offsetof(struct sw_metrics, paused_warp_insns)},
+        {"timing.totals.per_partition.hottest_over_mean_per_launch", offsetof(struct sw_metrics, slice_conc)},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         double *d = (double *)(void *)((char *)m + nums[i].off);

@@ -584,11 +584,41 @@ static void gpgpusim_tables(struct emit *e, const uint64_t *d)
     em_breakdown(e, "Total_core_cache_stats_breakdown", core);
 }
 
+/* The busiest sub-partition's requests over the mean of a block pp (gsum_part); 0 without requests. */
+static double hottest_over_mean(const uint64_t *pp, unsigned np)
+{
+    uint64_t sum = 0, max = 0;
+    for (unsigned p = 0; p < np; p++) {
+        uint64_t r = pp[p * PP_COUNT + PP_REQS];
+        sum += r;
+        max = r > max ? r : max;
+    }
+    return sum ? (double)max * np / (double)sum : 0.0;
+}
+
+/* hottest_over_mean of every kernel, weighted by its cycles: each launch may load another slice, which
+   the run's totals average away (docs/timing.md) */
+static double hottest_per_launch(const struct gpu *g)
+{
+    size_t off = GS_FIXED + (size_t)g->n_sms * PC_COUNT + GPU_HIST_BUCKETS;
+    double w = 0, c = 0;
+    for (unsigned k = 0; k < g->nkernels; k++) {
+        const uint64_t *d = g->kernels[k].sum;
+        double h = hottest_over_mean(d + off, g->n_parts);
+        if (h > 0) {
+            w += h * (double)d[GS_CORE_CYCLES];
+            c += (double)d[GS_CORE_CYCLES];
+        }
+    }
+    return c > 0 ? w / c : 0.0;
+}
+
 /* Per memory sub-partition, from the section's block pp (gsum_part): the traffic each L2 slice took
    and how long the request network took to bring it (where requests concentrate on a few slices),
    and 004's congestion, the L2 cycles in which a request waited for a full DRAM queue (stall_MC)
    or a full reply queue (stall_net).  congestion_only: the text report's two lines. */
-static void per_partition(const struct gpu *g, struct emit *e, const uint64_t *pp, int congestion_only)
+static void per_partition(const struct gpu *g, struct emit *e, const uint64_t *pp, int congestion_only,
+                          int totals)
 {
     unsigned np = g->n_parts;
     double *lat = calloc(np ? np : 1, sizeof *lat);
@@ -603,6 +633,9 @@ static void per_partition(const struct gpu *g, struct emit *e, const uint64_t *p
         em_arr_u64(e, "L2_misses", &pp[PP_L2_MISS], np, PP_COUNT);
         em_arr_u64(e, "icnt_req_packets", &pp[PP_IREQ_PKTS], np, PP_COUNT);
         em_arr_dbl(e, "icnt_req_lat_avg", lat, np);
+        em_dbl(e, "hottest_over_mean", hottest_over_mean(pp, np));
+        if (totals)
+            em_dbl(e, "hottest_over_mean_per_launch", hottest_per_launch(g));
     }
     em_arr_u64(e, "stall_MC", &pp[PP_STALL_MC], np, PP_COUNT);
     em_arr_u64(e, "stall_net", &pp[PP_STALL_NET], np, PP_COUNT);
@@ -791,7 +824,7 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_close(e, '}');
     free(ract);
     if (e->json)
-        per_partition(g, e, &d[GS_FIXED + n * PC_COUNT + GPU_HIST_BUCKETS], 0);
+        per_partition(g, e, &d[GS_FIXED + n * PC_COUNT + GPU_HIST_BUCKETS], 0, !s->kernel_id);
 
     /* latency attribution (SPEC section 5), summed over warps */
     em_open(e, "stall_breakdown", '{', "stall_breakdown.");
@@ -1005,7 +1038,7 @@ static void report(const struct gpu *g, struct emit *e, int per_kernel)
     section_body(g, e, &s);
     /* 004's congestion per memory partition (JSON: in every section, with the slices' traffic) */
     if (!e->json && (gpu_cm_active(g) || g->cpu_active))
-        per_partition(g, e, &tot[GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS], 1);
+        per_partition(g, e, &tot[GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS], 1, 1);
     em_u64(e, "engine_idle_skips", g->skips);
     em_u64(e, "engine_skipped_core_cycles", g->skipped_core_cycles);
     if (e->json || gpu_bypass_in_use(g))

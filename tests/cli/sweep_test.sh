@@ -155,8 +155,15 @@ grep -q "^transpose  *II  *[0-9.]*  *1.00 " "$tmp/out" && ok \
 head -1 sl/las_ipc.csv | grep -q "^workload,group,RR IPC,RR,BCS,LAS-CTA,LAS-CTA+warp$" && ok \
     || bad "las CSV header: $(head -1 sl/las_ipc.csv)"
 [ "$(grep -c . sl/runs.csv)" -eq 9 ] && ok || bad "las: 2 workloads x 4 schedulers"
+grep -q "^L2 slices:" "$tmp/out" && bad "las: no input here concentrates on one L2 slice: $(grep '^L2 slices' "$tmp/out")" || ok
+# a baseline whose launches load one slice 3.5 times the mean (the run's JSON edited) is named under the groups
+rrjson=sl/runs/transpose_tiny_c-las-15sm_w-gto_t-rr.json
+grep -q '"hottest_over_mean_per_launch": ' "$rrjson" && ok || bad "las: the RR run records the slices' concentration"
+sed -i 's/"hottest_over_mean_per_launch": [0-9.e+-]*/"hottest_over_mean_per_launch": 3.5/' "$rrjson"
 expect_rc 0 "study las again (cached)" "$W" study las --workloads vecadd,transpose --size tiny -j 2 -o sl
 grep -q "8 runs: 8 done before, 0 to run" "$tmp/err" && ok || bad "a study reuses its runs: $(head -2 "$tmp/err")"
+grep -q "^L2 slices: .*: transpose 3.5x (their inputs' strides map to one slice" "$tmp/out" && ok \
+    || bad "las names the concentrated input: $(grep -A1 '^groups' "$tmp/out")"
 # --tiles: only the two locality-aware columns run again, with the extension's parameter
 expect_rc 0 "study las --tiles" "$W" study las --workloads transpose --size tiny -j 2 -o sl --tiles
 grep -q "4 runs: 2 done before, 2 to run" "$tmp/err" && ok || bad "las --tiles reruns only LAS: $(head -2 "$tmp/err")"

@@ -454,7 +454,7 @@ TEST(a_kernel_runs_on_a_4_sm_gto_machine_and_reports_json)
     static const char *const sect[] = {"totals", "kernels.0"};
     for (unsigned k = 0; k < 2; k++) {
         char path[128];
-        double acc = 0, req = 0, pk = 0, lat = 0, v, w;
+        double acc = 0, req = 0, pk = 0, lat = 0, hot = 0, v, w;
         for (unsigned p = 0; p < np; p++) {
             snprintf(path, sizeof path, "%s.per_partition.L2_accesses.%u", sect[k], p);
             REQUIRE(jr_number(buf, path, &v) == 0);
@@ -462,6 +462,7 @@ TEST(a_kernel_runs_on_a_4_sm_gto_machine_and_reports_json)
             snprintf(path, sizeof path, "%s.per_partition.requests.%u", sect[k], p);
             REQUIRE(jr_number(buf, path, &v) == 0);
             req += v;
+            hot = v > hot ? v : hot;
             snprintf(path, sizeof path, "%s.per_partition.icnt_req_packets.%u", sect[k], p);
             REQUIRE(jr_number(buf, path, &v) == 0);
             pk += v;
@@ -482,6 +483,18 @@ TEST(a_kernel_runs_on_a_4_sm_gto_machine_and_reports_json)
         snprintf(path, sizeof path, "%s.icnt_req_avg_latency_icnt_cycles", sect[k]);
         REQUIRE(jr_number(buf, path, &w) == 0);
         CHECK(fabs(lat - v * w) <= 1e-6 * v * w);
+        /* the busiest slice over the mean; one kernel: the same per launch */
+        snprintf(path, sizeof path, "%s.per_partition.hottest_over_mean", sect[k]);
+        REQUIRE(jr_number(buf, path, &v) == 0);
+        CHECK(v >= 1.0);
+        CHECK(fabs(v - hot * np / req) <= 1e-9 * v);
+        snprintf(path, sizeof path, "%s.per_partition.hottest_over_mean_per_launch", sect[k]);
+        if (k == 0) {
+            REQUIRE(jr_number(buf, path, &w) == 0);
+            CHECK(fabs(w - v) <= 1e-9 * v);
+        } else {
+            CHECK(jr_lookup(buf, path) == NULL);
+        }
     }
     free(buf);
     /* per-core arrays have one entry per SM: 4 */
