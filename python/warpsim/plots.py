@@ -263,29 +263,22 @@ def lat_rt_hist(run):
 
 def _worst_launch(run):
     """The kernels' own concentration, which the run's totals average away when each launch has another
-    hot slice: the hottest slice over the mean weighted by the launches' cycles, and the worst launch among
-    those with at least 1% of the cycles."""
-    k = run.kernels
-    if k is None or k.empty or "per_partition.requests" not in k.columns or "gpu_sim_cycle" not in k.columns:
+    hot slice: the simulator's cycle-weighted mean over the launches (hottest_over_mean_per_launch), and
+    the worst launch among those with at least 1% of the cycles."""
+    k, t = run.kernels, run.totals
+    key = "per_partition.hottest_over_mean_per_launch"
+    if (k is None or k.empty or key not in t.index or not _num(t[key])
+            or not {"per_partition.hottest_over_mean", "gpu_sim_cycle"} <= set(k.columns)):
         return ""
-    cyc = pd.to_numeric(k["gpu_sim_cycle"], errors="coerce").fillna(0)
-    total = cyc.sum()
-    if total <= 0:
+    cyc = pd.to_numeric(k["gpu_sim_cycle"], errors="coerce").fillna(0).to_numpy()
+    hot = pd.to_numeric(k["per_partition.hottest_over_mean"], errors="coerce").fillna(0).to_numpy()
+    hot = np.where(cyc >= 0.01 * cyc.sum(), hot, 0)
+    i = int(hot.argmax())
+    if hot[i] <= 0:
         return ""
-    wsum, wcyc, worst = 0.0, 0.0, None
-    for i, r in enumerate(k["per_partition.requests"]):
-        r = np.asarray(r if isinstance(r, list) else [], dtype=float)
-        if r.size == 0 or r.sum() <= 0:
-            continue
-        h = r.max() / r.mean()
-        wsum += h * cyc.iloc[i]
-        wcyc += cyc.iloc[i]
-        if cyc.iloc[i] >= 0.01 * total and (worst is None or h > worst[0]):
-            worst = (h, i + 1, str(k["kernel_name"].iloc[i]) if "kernel_name" in k.columns else "")
-    if not wcyc or worst is None:
-        return ""
-    return "per launch: %.2fx (mean over the cycles), at most %.2fx (launch %d, %s)" % (wsum / wcyc, worst[0],
-                                                                                           worst[1], worst[2])
+    name = str(k["kernel_name"].iloc[i]) if "kernel_name" in k.columns else ""
+    return "per launch: %.2fx (mean over the cycles), at most %.2fx (launch %d, %s)" % (float(t[key]), hot[i],
+                                                                                           i + 1, name)
 
 
 def partitions(run):

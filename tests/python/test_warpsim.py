@@ -28,12 +28,13 @@ RUN_JSON = """{
   "kernels": [{"name": "vecadd", "launches": 1, "gpu_sim_insn": 1000}],
   "timing": {
     "kernels": [{"grid": "4,1,1", "kernel_name": "vecadd", "gpu_sim_cycle": %(cycles)d, "gpu_ipc": %(ipc)s,
-                 "per_partition": {"requests": [5, 5, 30, 0]}}],
+                 "per_partition": {"requests": [5, 5, 30, 0], "hottest_over_mean": 3.0}}],
     "totals": {"kernels": 1, "gpu_sim_cycle": %(cycles)d, "gpu_ipc": %(ipc)s, "weird": nan, "big": -inf,
                "L1D_total_cache_miss_rate": 0.25, "lat_rt_avg": 210.5, "lat_rt_hist_bucket_cycles": 50,
                "lat_rt_hist": [0, 3, 10, 4, 1, 0, 0], "RACT": [0.5, 0.25],
                "stall_breakdown": {"scheduling": 100, "data_cache_miss": 40, "fetch": 0},
-               "per_partition": {"requests": [10, 10, 40, 10], "icnt_req_lat_avg": [8, 9, 120.5, 8]},
+               "per_partition": {"requests": [10, 10, 40, 10], "icnt_req_lat_avg": [8, 9, 120.5, 8],
+                                 "hottest_over_mean_per_launch": 3.0},
                "type_hint": "Type-M"}
   },
   "host": {"seconds": 0.5}
