@@ -1,8 +1,10 @@
 /* cmd_ptx_check.c - `warpsim ptx-check FILE.ptx`: parse, validate, describe. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "fe/ptx/ptx_exec.h"
 #include "fe/ptx/ptx_ir.h"
 #include "fe/ptx/ptx_slice.h"
 
@@ -32,6 +34,16 @@ static void describe_func(const struct ptx_module *m, const struct ptx_func *f)
         first = 0;
     }
     printf(")\n");
+    uint32_t *live = NULL, nlive = 0;
+    if (f->ninsns && ptx_entry_live_regs(f, &live, &nlive) == 0) {
+        /* what a CTA slot clears (ptx_liveness.c): besides the hidden carry flag and shfl's
+           sources, a register on some control-flow path read before it is written */
+        printf("  registers possibly read before written: %u", nlive);
+        for (uint32_t i = 0; i < nlive && i < 16; i++)
+            printf("%s%s", i ? ", " : " (", f->regs[live[i]].name ? f->regs[live[i]].name : "%?");
+        printf("%s\n", nlive > 16 ? ", ...)" : nlive ? ")" : "");
+    }
+    free(live);
     if (f->ptxas_regs)
         printf("  ptxas: %u registers, %u bytes smem, %u bytes lmem\n", f->ptxas_regs, f->ptxas_smem, f->ptxas_lmem);
     printf("  local memory per thread: %u bytes\n", f->local_bytes);

@@ -103,12 +103,19 @@ struct ptx_kinfo {
     uint64_t shared_dyn_off;     /* where `.extern .shared` (dynamic shared memory) starts */
     uint64_t *shared_off;        /* [module nsyms]: CTA offset of each shared symbol the kernel uses
                                     (UINT64_MAX when unused); malloc'ed, see ptx_kinfo_free */
+    uint32_t *live_regs;         /* the kernel's registers some thread may read before writing them
+                                    (ptx_entry_live_regs): the only ones of the kernel's own frame that
+                                    a CTA slot clears; NULL: clear the whole register file. malloc'ed */
+    uint32_t nlive_regs;
 };
 
 /* Analyse kernel `func` of m.  Returns 0, or -1 with *err (position of the
    offending call) for recursion or an indirect call. */
 int ptx_kinfo_build(const struct ptx_module *m, int func, struct ptx_kinfo *ki, struct ptx_error *err);
 void ptx_kinfo_free(struct ptx_kinfo *ki);
+/* The registers of f that some thread may read before it writes them, ascending, in a malloc'ed
+   array (ptx_liveness.c).  Returns 0, or -1 when out of memory. */
+int ptx_entry_live_regs(const struct ptx_func *f, uint32_t **regs, uint32_t *nlive);
 /* Check the whole module's call graph: -1 with *err (position of the call)
    on recursion or an indirect call anywhere, else 0. */
 int ptx_exec_check_calls(const struct ptx_module *m, struct ptx_error *err);

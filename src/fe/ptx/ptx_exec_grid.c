@@ -166,7 +166,7 @@ int ptx_kinfo_build(const struct ptx_module *m, int func, struct ptx_kinfo *ki, 
     /* state == 2 marks exactly the functions reachable from the kernel */
     for (size_t i = 0; i < n; i++)
         k.state[i] = k.state[i] == 2;
-    if (shared_layout(m, k.state, ki)) {
+    if (shared_layout(m, k.state, ki) || ptx_entry_live_regs(&m->funcs[func], &ki->live_regs, &ki->nlive_regs)) {
         snprintf(err->msg, sizeof err->msg, "out of host memory");
         goto out;
     }
@@ -209,12 +209,17 @@ void ptx_kinfo_free(struct ptx_kinfo *ki)
 {
     free(ki->shared_off);
     ki->shared_off = NULL;
+    free(ki->live_regs);
+    ki->live_regs = NULL;
+    ki->nlive_regs = 0;
 }
 
 /* ---- CTAs -------------------------------------------------------------------------------- */
 
-/* buffer *p holds at least n x size bytes, the first n x size of them zero (as calloc would give) */
-static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
+/* buffer *p holds at least n x size bytes; when it was large enough already and keep is false, the
+   first n x size bytes are cleared, a new buffer is all zero (as calloc would give it).  Returns 1
+   for a kept buffer whose contents were kept, 0 for a zero one, -1 when out of memory. */
+static int cta_buf_sized(void **p, size_t *cap, uint64_t n, uint64_t size, bool keep)
 {
     if (n == 0 || size == 0)
         n = size = 1;
@@ -222,6 +227,8 @@ static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
         return -1;
     size_t bytes = (size_t)(n * size);
     if (*p && *cap >= bytes) {
+        if (keep)
+            return 1;
         memset(*p, 0, bytes);
         return 0;
     }
@@ -234,6 +241,26 @@ static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
     return 0;
 }
 
+static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
+{
+    return cta_buf_sized(p, cap, n, size, false) < 0 ? -1 : 0;
+}
+
+/* Clear the register slots a kernel's threads may read before writing (ki->live_regs) and the
+   callees' part of each warp's register stack; the rest of the kernel's own registers is written
+   before it is read on every path, so what an earlier kernel or CTA left there is never seen. */
+static void cta_clear_regs(uint64_t *regmem, uint64_t nwarps, const struct ptx_kinfo *ki, uint32_t nregs)
+{
+    const size_t slot = PTX_WARP_SIZE;
+    for (uint64_t w = 0; w < nwarps; w++) {
+        uint64_t *base = regmem + (size_t)w * ki->reg_lanes * slot;
+        for (uint32_t i = 0; i < ki->nlive_regs; i++)
+            memset(base + ki->live_regs[i] * slot, 0, slot * sizeof *base);
+        if (ki->reg_lanes > nregs)
+            memset(base + nregs * slot, 0, (size_t)(ki->reg_lanes - nregs) * slot * sizeof *base);
+    }
+}
+
 int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
 {
     c->g = g;
@@ -244,7 +271,13 @@ int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
     c->nwarps = g->cta_warps;
     c->smem_size = g->smem_bytes;
     int rc = cta_buf((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps);
-    rc |= cta_buf((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes, PTX_WARP_SIZE * sizeof(uint64_t));
+    uint32_t nregs = g->kfunc ? g->kfunc->nregs : 0;
+    bool selective = ki->live_regs && g->kfunc && nregs <= ki->reg_lanes;
+    int kept = cta_buf_sized((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes,
+                             PTX_WARP_SIZE * sizeof(uint64_t), selective);
+    if (kept == 1)
+        cta_clear_regs(c->regmem, nw, ki, nregs);
+    rc |= kept < 0 ? -1 : 0;
     rc |= cta_buf((void **)&c->localmem, &c->cap[2], nw * PTX_WARP_SIZE, ki->local_bytes);
     rc |= cta_buf((void **)&c->parammem, &c->cap[3], nw * PTX_WARP_SIZE, ki->param_bytes);
     rc |= cta_buf((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem);
