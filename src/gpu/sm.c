@@ -200,7 +200,8 @@ static unsigned sm_compute_max_ctas(struct sm *s, const struct ptx_grid *grid)
     return (unsigned)n;
 }
 
-/* The kernel's state goes; the CTA slots' buffers stay for the next kernel (sm_release frees them). */
+/* The kernel's state goes; the CTA slots' and the scoreboard's buffers stay for the next kernel
+   (sm_release frees them). */
 static void sm_kernel_free(struct sm *s)
 {
     for (unsigned i = 0; i < s->g->max_cta_per_core; i++)
@@ -218,14 +219,38 @@ static void sm_kernel_free(struct sm *s)
     s->bb_len = NULL;
     s->bb_ninsns = NULL;
     s->bb_mem = NULL;
+    s->func_base = NULL;
+    s->grid = NULL;
+}
+
+/* the scoreboard's and the load pool's buffers, sized for keys registers.  Nothing is cleared:
+   sm_launch_cta clears a warp slot's scoreboard when it places a warp there, and sm_load_alloc
+   initialises a load when it hands it out. */
+static int sm_keys_reserve(struct sm *s, size_t keys)
+{
+    if (keys > s->keys_cap) {
+        free(s->relmem);
+        free(s->tagmem);
+        free(s->loads);
+        s->relmem = malloc(keys * sizeof *s->relmem);
+        s->tagmem = malloc(keys * sizeof *s->tagmem);
+        s->loads = malloc(keys * sizeof *s->loads);
+        s->keys_cap = s->relmem && s->tagmem && s->loads ? keys : 0;
+        if (!s->keys_cap)
+            return -1;
+    }
+    return 0;
+}
+
+static void sm_keys_release(struct sm *s)
+{
     free(s->relmem);
     free(s->tagmem);
     free(s->loads);
-    s->func_base = NULL;
     s->relmem = NULL;
     s->tagmem = NULL;
     s->loads = NULL;
-    s->grid = NULL;
+    s->keys_cap = 0;
 }
 
 void sm_set_policy_params(struct sm *s, const struct policy_params *pp) { s->pparams = pp; }
@@ -337,20 +362,16 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     }
     s->reg_lanes = (uint32_t)(grid->ki->reg_lanes ? grid->ki->reg_lanes : 1);
     size_t keys = (size_t)s->max_warps * s->reg_lanes;
-    s->relmem = calloc(keys, sizeof(sim_cycle));
-    s->tagmem = calloc(keys, sizeof(uint32_t));
     /* every outstanding load holds at least one register of its warp reserved
        (no two writes to one register are in flight), so this bounds them */
     s->nloads = (uint32_t)keys;
-    s->loads = calloc(s->nloads, sizeof(struct sm_load));
-    if (!s->func_base || !s->relmem || !s->tagmem || !s->loads) {
+    if (!s->func_base || sm_keys_reserve(s, keys) != 0) {
         sm_kernel_free(s);
         snprintf(msg, n, "out of host memory for the SM timing state");
         return -1;
     }
-    for (uint32_t i = 0; i < s->nloads; i++)
-        s->loads[i].next_free = i + 1 < s->nloads ? i + 1 : SM_NONE;
-    s->free_load = 0;
+    s->free_load = SM_NONE;
+    s->loads_used = 0;
     /* local memory: 4-byte words interleaved over the 32 lanes of a warp slot */
     uint64_t lb = (grid->ki->local_bytes + 3) & ~3ull;
     s->local_per_warp = ((lb * 32 + 127) & ~127ull) + 128;
@@ -453,6 +474,7 @@ void sm_release(struct sm *s)
     sm_kernel_end(s);
     for (unsigned i = 0; i < s->g->max_cta_per_core; i++)
         ptx_cta_free(&s->cta[i].cta);
+    sm_keys_release(s);
 }
 
 void sm_kernel_end(struct sm *s)

@@ -177,10 +177,12 @@ struct sm {
     const uint32_t **bb_len;            /* [nfuncs] basic-block lengths per pc (sm_view.bb_len) */
     uint32_t *bb_ninsns;                /* [nfuncs] */
     uint32_t *bb_mem;                   /* the lengths of every function, one after another */
-    sim_cycle *relmem;
-    uint32_t *tagmem;
+    sim_cycle *relmem;                  /* relmem, tagmem, loads: keys_cap entries, kept from one kernel */
+    uint32_t *tagmem;                   /* to the next (sm_release frees them) */
     struct sm_load *loads;
+    size_t keys_cap;
     uint32_t nloads, free_load, load_seq;
+    uint32_t loads_used;                /* loads[loads_used..nloads) were never handed out this kernel */
     uint64_t local_per_warp;            /* bytes of the interleaved local region per warp slot */
     uint64_t next_age;
     sim_cycle cpl_next_sample;          /* next CPL accuracy sample (sm_issue_cycle) */

@@ -49,10 +49,16 @@ static void sm_ldst_changed(struct sm *s)
 
 static uint32_t sm_load_alloc(struct sm *s, unsigned slot, const struct ptx_peek *nx)
 {
+    /* a returned load first, else the next one never used: the order a list of all of them
+       threaded in index order would give */
     uint32_t li = s->free_load;
-    SIM_ASSERT(li != SM_NONE);
+    if (li != SM_NONE) {
+        s->free_load = s->loads[li].next_free;
+    } else {
+        SIM_ASSERT(s->loads_used < s->nloads);
+        li = s->loads_used++;
+    }
     struct sm_load *ld = &s->loads[li];
-    s->free_load = ld->next_free;
     memset(ld, 0, sizeof *ld);
     ld->next_free = SM_NONE;
     ld->slot = (uint16_t)slot;

@@ -5,6 +5,7 @@
 #include "ptx_exec_int.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,19 +271,27 @@ int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
     uint64_t nw = g->cta_warps;
     c->nwarps = g->cta_warps;
     c->smem_size = g->smem_bytes;
-    int rc = cta_buf((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps);
+    /* the warps: warp_start sets what a warp reads; its per-lane arrays (from tid on) are written
+       before they are read, so only the rest is cleared here */
+    int rc = 0, kept = cta_buf_sized((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps, true);
+    if (kept == 1)
+        for (uint64_t w = 0; w < nw; w++)
+            memset(&c->warps[w], 0, offsetof(struct ptx_warp, tid));
+    rc |= kept < 0 ? -1 : 0;
     uint32_t nregs = g->kfunc ? g->kfunc->nregs : 0;
     bool selective = ki->live_regs && g->kfunc && nregs <= ki->reg_lanes;
-    int kept = cta_buf_sized((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes,
+    kept = cta_buf_sized((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes,
                              PTX_WARP_SIZE * sizeof(uint64_t), selective);
     if (kept == 1)
         cta_clear_regs(c->regmem, nw, ki, nregs);
     rc |= kept < 0 ? -1 : 0;
     rc |= cta_buf((void **)&c->localmem, &c->cap[2], nw * PTX_WARP_SIZE, ki->local_bytes);
     rc |= cta_buf((void **)&c->parammem, &c->cap[3], nw * PTX_WARP_SIZE, ki->param_bytes);
-    rc |= cta_buf((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem);
-    rc |= cta_buf((void **)&c->framemem, &c->cap[5], nw * ki->max_depth, sizeof *c->framemem);
-    rc |= cta_buf((void **)&c->smem, &c->cap[6], g->smem_bytes, 1);
+    /* the SIMT and call stacks are read only below their tops, which warp_start sets; shared
+       memory is cleared by ptx_cta_start for every CTA */
+    rc |= cta_buf_sized((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem, true) < 0;
+    rc |= cta_buf_sized((void **)&c->framemem, &c->cap[5], nw * ki->max_depth, sizeof *c->framemem, true) < 0;
+    rc |= cta_buf_sized((void **)&c->smem, &c->cap[6], g->smem_bytes, 1, true) < 0;
     if (rc) {
         ptx_cta_free(c);
         return -1;
