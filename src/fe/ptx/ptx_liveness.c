@@ -170,7 +170,7 @@ int ptx_entry_live_regs(const struct ptx_func *f, uint32_t **regs, uint32_t *nli
         }
     uint32_t count = 0;
     for (uint32_t q = 0; q < f->nregs; q++)
-        count += (entry[q >> 6] >> (q & 63)) & 1;
+        count += (uint32_t)((entry[q >> 6] >> (q & 63)) & 1u);
     *regs = malloc((count ? count : 1) * sizeof **regs);
     if (!*regs)
         goto oom;
