@@ -167,6 +167,8 @@ struct gpu {
     unsigned cta_track_per_sm;
     /* CTA limits (policy update hook, docs/policies.md) */
     struct gpu_cta_sm *cta_sm;         /* [n_sms], arena, allocated at the first kernel */
+    bool cta_enforce_due;              /* a limit or a running/paused count changed since the SMs were
+                                          last brought to their limits (tick_core) */
     unsigned *cta_limit_buf;           /* [n_sms] the limits handed to the policy's update */
     sim_cycle cta_next_update;         /* core cycle at whose end update runs next, SIM_NEVER = none */
     uint64_t cta_seq;                  /* dispatches so far (the seq of the next) */
@@ -185,6 +187,7 @@ struct gpu {
     uint64_t ctr_stall_dramfull;       /* icnt cycles x sub-partitions: a delivered request waited, partition full */
     uint64_t *ctr_res_warp_cycles_sm;  /* [n_sms] */
     unsigned *active_warps;            /* [n_sms] warps dispatched and not yet finished (slot held) */
+    uint64_t active_warps_total;       /* their sum */
     uint64_t *hist;                    /* [GPU_HIST_BUCKETS] lat_rt histogram */
     uint64_t ctr_mem_req_alloc, ctr_mem_req_retired;   /* mirrors of the pool at kernel ends */
     uint64_t kernel_lat_rt_max;

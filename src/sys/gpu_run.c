@@ -95,6 +95,7 @@ static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
             g->cta_track[i].slot = sm_cta_slot(g->sm[sm], cta);
             g->cta_track[i].paused = 0;
             g->cta_sm[sm].running++;
+            g->cta_enforce_due = true;
             return;
         }
     }
@@ -125,8 +126,10 @@ void gpu_warp_done(void *user, const struct warp_record *r)
     }
     if (r->sm >= g->n_sms)
         return;
-    if (g->active_warps[r->sm])
+    if (g->active_warps[r->sm]) {
         g->active_warps[r->sm]--;
+        g->active_warps_total--;
+    }
     for (unsigned k = 0; k < g->cta_track_per_sm; k++) {
         unsigned i = r->sm * g->cta_track_per_sm + k;
         if (g->cta_track[i].cta != r->cta_linear)
@@ -137,6 +140,7 @@ void gpu_warp_done(void *user, const struct warp_record *r)
                 c->paused--;
             else
                 c->running--;
+            g->cta_enforce_due = true;
             g->cta_track[i].cta = UINT64_MAX;
             cta_event(g, GPU_CTA_DONE, r->sm, r->cta_linear, c->running, g->clock_now);
             if (g->cta_ops->on_cta_done)
@@ -290,6 +294,7 @@ static int cta_begin(struct gpu *g)
         unsigned fit = sm_max_ctas(g->sm[i]);
         g->cta_sm[i] = (struct gpu_cta_sm){fit ? fit : 1, 0, 0, 0};
     }
+    g->cta_enforce_due = true;
     g->cta_next_update = SIM_NEVER;
     return 0;
 }
@@ -308,6 +313,7 @@ static void cta_update(struct gpu *g, sim_cycle now, bool first)
         l = l < 1 ? 1 : l > fit ? fit : l;
         if (first || l != g->cta_sm[i].limit) {
             g->cta_sm[i].limit = l;
+            g->cta_enforce_due = true;
             cta_event(g, GPU_CTA_LIMIT, i, UINT64_MAX, l, now);
         }
     }
@@ -371,6 +377,7 @@ static bool dispatch(struct gpu *g, sim_cycle now)
         sm_launch_cta(g->sm[s], cta, now);
         g->ctas_issued++;
         g->active_warps[s] += g->cur_cta_warps;
+        g->active_warps_total += g->cur_cta_warps;
         track_dispatch(g, (unsigned)s, cta);
         cta_event(g, GPU_CTA_DISPATCH, (unsigned)s, cta, g->cta_sm[s].running, now);
         if (g->cta_ops->on_dispatch)
@@ -419,8 +426,10 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     /* the networks move first, so a packet delivered in this cycle is taken in this cycle */
     icnt_cycle(g->req_net, c);
     icnt_cycle(g->rep_net, c);
-    /* an idle crossbar has nothing to deliver */
-    for (unsigned i = 0; icnt_busy(g->rep_net) && i < g->n_sms; i++) {
+    /* an idle crossbar has nothing to deliver (and a crossbar that empties while it delivers has
+       nothing for the endpoints after) */
+    bool rep_busy = icnt_busy(g->rep_net);
+    for (unsigned i = 0; rep_busy && i < g->n_sms; i++) {
         struct mem_req *r = icnt_peek(g->rep_net, i);
         if (r && sm_can_take_reply(g->sm[i])) {
             icnt_pop(g->rep_net, i);
@@ -437,7 +446,7 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     }
     /* replies to the CPU cores (core endpoints after the SMs): a core always takes its data */
     sim_cycle cpu_now = g->cyc[GD_CPU] ? g->cyc[GD_CPU] - 1 : 0;
-    for (unsigned i = 0; g->cpu_active && icnt_busy(g->rep_net) && i < g->n_cpus; i++) {
+    for (unsigned i = 0; g->cpu_active && rep_busy && i < g->n_cpus; i++) {
         struct mem_req *r = icnt_peek(g->rep_net, g->n_sms + i);
         if (!r)
             continue;
@@ -449,7 +458,8 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         k->next = 0;   /* ticked at the next CPU edge */
         moved = true;
     }
-    for (unsigned p = 0; icnt_busy(g->req_net) && p < g->n_parts; p++) {
+    bool req_busy = icnt_busy(g->req_net);
+    for (unsigned p = 0; req_busy && p < g->n_parts; p++) {
         struct mem_req *r = icnt_peek(g->req_net, p);
         if (r && !partition_full(g->part[p])) {
             icnt_pop(g->req_net, p);
@@ -474,6 +484,10 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         moved = true;
     }
     for (unsigned i = 0; i < g->n_sms; i++) {
+        /* a queued request was allocated from the SM's pool and not retired: an SM with none in
+           flight has nothing to send (read here instead of the SM's queue) */
+        if (mem_req_in_flight(&g->sm_pool[i]) == 0)
+            continue;
         struct mem_req *r = sm_peek_request(g->sm[i], now_core);
         if (!r)
             continue;
@@ -592,9 +606,14 @@ static bool tick_core(struct gpu *g, sim_cycle c)
     }
     if (c >= g->cm_next)   /* the concurrency manager's interval ends (gpu_cm.c) */
         gpu_cm_decide(g, c);
-    for (unsigned i = 0; i < g->n_sms; i++)
-        if (g->cta_sm[i].paused || g->cta_sm[i].running > g->cta_sm[i].limit)
-            cta_enforce(g, i, c);
+    /* after a pass every SM runs at most its limit and pauses CTAs only at it, so the next pass can
+       change something only after a limit or a count changed */
+    if (g->cta_enforce_due) {
+        g->cta_enforce_due = false;
+        for (unsigned i = 0; i < g->n_sms; i++)
+            if (g->cta_sm[i].paused || g->cta_sm[i].running > g->cta_sm[i].limit)
+                cta_enforce(g, i, c);
+    }
     return prog;
 }
 
@@ -605,9 +624,7 @@ static bool tick_core(struct gpu *g, sim_cycle c)
    that range (a sample closes after every stats_interval cycles of the kernel). */
 static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycle kstart)
 {
-    uint64_t warps_total = 0;
-    for (unsigned i = 0; i < g->n_sms; i++)
-        warps_total += g->active_warps[i];
+    uint64_t warps_total = g->active_warps_total;
     unsigned iv = g->cfg.stats_interval;
     while (from < to) {
         sim_cycle stop = to;
@@ -621,7 +638,7 @@ static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycl
         }
         uint64_t k = stop - from;
         g->ctr_res_warp_cycles += warps_total * k;
-        for (unsigned i = 0; i < g->n_sms; i++)
+        for (unsigned i = 0; warps_total && i < g->n_sms; i++)
             g->ctr_res_warp_cycles_sm[i] += (uint64_t)g->active_warps[i] * k;
         from = stop;
         if (g->ts && iv && (from - kstart) % iv == 0) {
@@ -677,14 +694,17 @@ static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_co
     best = t < best ? t : best;
     if (best <= t_nat)
         return t_nat;
-    /* delivered packets waiting for their consumer: it may accept at any edge */
-    for (unsigned i = 0; i < g->n_sms; i++)
+    /* delivered packets waiting for their consumer: it may accept at any edge (an idle network
+       holds none) */
+    bool rep_busy = icnt_busy(g->rep_net);
+    for (unsigned i = 0; rep_busy && i < g->n_sms; i++)
         if (icnt_peek(g->rep_net, i))
             return t_nat;
+    bool req_busy = icnt_busy(g->req_net);
     sim_cycle nl = g->cyc[GD_L2] ? g->cyc[GD_L2] - 1 : 0;
     sim_cycle nd = g->cyc[GD_DRAM] ? g->cyc[GD_DRAM] - 1 : 0;
     for (unsigned p = 0; p < g->n_parts; p++) {
-        if (icnt_peek(g->req_net, p))
+        if (req_busy && icnt_peek(g->req_net, p))
             return t_nat;
         /* a reply waiting for the reply crossbar: the next interconnect edge may take it */
         if (partition_peek_reply(g->part[p], nc))
@@ -774,17 +794,16 @@ static bool all_done(const struct gpu *g)
                 return false;
         return true;
     }
-    if (g->next_cta < g->n_ctas || reqs_in_flight(g))
+    /* the cheap tests first: the order does not change the answer */
+    if (g->next_cta < g->n_ctas || icnt_busy(g->req_net) || icnt_busy(g->rep_net))
         return false;
     for (unsigned i = 0; i < g->n_sms; i++)
         if (sm_busy(g->sm[i]))
             return false;
-    if (icnt_busy(g->req_net) || icnt_busy(g->rep_net))
-        return false;
     for (unsigned p = 0; p < g->n_parts; p++)
         if (partition_busy(g->part[p]))
             return false;
-    return true;
+    return reqs_in_flight(g) == 0;
 }
 
 static uint64_t ctas_done_now(const struct gpu *g)
@@ -1049,6 +1068,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i < g->n_sms * g->cta_track_per_sm; i++)
         g->cta_track[i].cta = UINT64_MAX;
     memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
+    g->active_warps_total = 0;
     /* locality-aware policies: access ranges, out-of-order CTA record (gpu_locality.c) */
     if (gpu_locality_begin(g, grid, msg, n) != 0) {
         g->nkernels--;
