@@ -56,6 +56,19 @@ static int cfg_error(struct ptx_error *err, const struct ptx_module *m, const st
 
 static bool cfg_is_exit_op(uint16_t op) { return op == PO_RET || op == PO_EXIT || op == PO_TRAP; }
 
+unsigned ptx_insn_succs(const struct ptx_func *f, uint32_t i, uint32_t s[2])
+{
+    const struct ptx_insn *in = &f->insns[i];
+    unsigned k = 0;
+    if (in->op == PO_BRA && in->nopnd && in->o[0].kind == POK_LABEL && in->o[0].imm >= 0 &&
+        (uint64_t)in->o[0].imm < f->ninsns)
+        s[k++] = (uint32_t)in->o[0].imm;
+    bool ends = in->op == PO_BRA || cfg_is_exit_op(in->op);
+    if ((!ends || in->guard >= 0) && i + 1 < f->ninsns)
+        s[k++] = i + 1;
+    return k;
+}
+
 static void cfg_free(struct cfg *g)
 {
     free(g->start);

@@ -217,10 +217,10 @@ void ptx_kinfo_free(struct ptx_kinfo *ki)
 
 /* ---- CTAs -------------------------------------------------------------------------------- */
 
-/* buffer *p holds at least n x size bytes; when it was large enough already and keep is false, the
-   first n x size bytes are cleared, a new buffer is all zero (as calloc would give it).  Returns 1
-   for a kept buffer whose contents were kept, 0 for a zero one, -1 when out of memory. */
-static int cta_buf_sized(void **p, size_t *cap, uint64_t n, uint64_t size, bool keep)
+/* buffer *p holds at least n x size bytes.  A new buffer is all zero (as calloc gives it); one that
+   was large enough already has its first n x size bytes cleared, or left as they are when keep is
+   set.  Returns 1 for a buffer whose contents were kept, 0 for a zero one, -1 when out of memory. */
+static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size, bool keep)
 {
     if (n == 0 || size == 0)
         n = size = 1;
@@ -240,11 +240,6 @@ static int cta_buf_sized(void **p, size_t *cap, uint64_t n, uint64_t size, bool 
         return -1;
     *cap = bytes;
     return 0;
-}
-
-static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size)
-{
-    return cta_buf_sized(p, cap, n, size, false) < 0 ? -1 : 0;
 }
 
 /* Clear the register slots a kernel's threads may read before writing (ki->live_regs) and the
@@ -273,25 +268,24 @@ int ptx_cta_reuse(struct ptx_cta *c, struct ptx_grid *g)
     c->smem_size = g->smem_bytes;
     /* the warps: warp_start sets what a warp reads; its per-lane arrays (from tid on) are written
        before they are read, so only the rest is cleared here */
-    int rc = 0, kept = cta_buf_sized((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps, true);
+    int kept = cta_buf((void **)&c->warps, &c->cap[0], nw, sizeof *c->warps, true);
+    bool rc = kept < 0;
     if (kept == 1)
         for (uint64_t w = 0; w < nw; w++)
             memset(&c->warps[w], 0, offsetof(struct ptx_warp, tid));
-    rc |= kept < 0 ? -1 : 0;
-    uint32_t nregs = g->kfunc ? g->kfunc->nregs : 0;
-    bool selective = ki->live_regs && g->kfunc && nregs <= ki->reg_lanes;
-    kept = cta_buf_sized((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes,
-                             PTX_WARP_SIZE * sizeof(uint64_t), selective);
+    /* registers: the whole file unless the kernel's live registers are known */
+    bool selective = ki->live_regs && g->kfunc && g->kfunc->nregs <= ki->reg_lanes;
+    kept = cta_buf((void **)&c->regmem, &c->cap[1], nw * ki->reg_lanes, PTX_WARP_SIZE * sizeof(uint64_t), selective);
+    rc |= kept < 0;
     if (kept == 1)
-        cta_clear_regs(c->regmem, nw, ki, nregs);
-    rc |= kept < 0 ? -1 : 0;
-    rc |= cta_buf((void **)&c->localmem, &c->cap[2], nw * PTX_WARP_SIZE, ki->local_bytes);
-    rc |= cta_buf((void **)&c->parammem, &c->cap[3], nw * PTX_WARP_SIZE, ki->param_bytes);
+        cta_clear_regs(c->regmem, nw, ki, g->kfunc->nregs);
+    rc |= cta_buf((void **)&c->localmem, &c->cap[2], nw * PTX_WARP_SIZE, ki->local_bytes, false) < 0;
+    rc |= cta_buf((void **)&c->parammem, &c->cap[3], nw * PTX_WARP_SIZE, ki->param_bytes, false) < 0;
     /* the SIMT and call stacks are read only below their tops, which warp_start sets; shared
        memory is cleared by ptx_cta_start for every CTA */
-    rc |= cta_buf_sized((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem, true) < 0;
-    rc |= cta_buf_sized((void **)&c->framemem, &c->cap[5], nw * ki->max_depth, sizeof *c->framemem, true) < 0;
-    rc |= cta_buf_sized((void **)&c->smem, &c->cap[6], g->smem_bytes, 1, true) < 0;
+    rc |= cta_buf((void **)&c->simtmem, &c->cap[4], nw * ki->simt_cap, sizeof *c->simtmem, true) < 0;
+    rc |= cta_buf((void **)&c->framemem, &c->cap[5], nw * ki->max_depth, sizeof *c->framemem, true) < 0;
+    rc |= cta_buf((void **)&c->smem, &c->cap[6], g->smem_bytes, 1, true) < 0;
     if (rc) {
         ptx_cta_free(c);
         return -1;

@@ -336,6 +336,10 @@ int ptx_find_sym(const struct ptx_module *m, const char *name);    /* module-sco
 /* ---- analyses (ptx_cfg.c) ----------------------------------------------- */
 /* Compute func->ipdom for every function. Returns 0 or -1 with *err. */
 int ptx_cfg_analyze(struct ptx_module *m, struct ptx_error *err);
+/* Where a thread goes after instruction i of f: a branch's target when it is a label inside the
+   function, and i + 1 (when there is one) unless i is an unguarded bra/ret/exit/trap.  Writes the
+   successors to s and returns how many (0..2); no successor means the thread's path ends. */
+unsigned ptx_insn_succs(const struct ptx_func *f, uint32_t i, uint32_t s[2]);
 
 /* ---- ptxas resource report (ptx_ptxas.c) -------------------------------- */
 /* Fill ptx_func.ptxas_* from the text `ptxas -v` printed (see Makefile `ptx`).

@@ -9,9 +9,9 @@
  *
  * Backward may-liveness over the instructions:
  *   live_in(i) = use(i) | (live_out(i) & ~def(i)),  live_out(i) = OR of live_in over i's successors,
- * iterated to the fixed point.  Successors follow the control flow of
- * ptx_cfg.c: a branch goes to its target (and falls through when guarded),
- * ret/exit/trap end the path (guarded ones fall through), a call falls through.
+ * iterated to the fixed point, with the successors of ptx_insn_succs (ptx_cfg.c): a
+ * branch goes to its target (and falls through when guarded), ret/exit/trap end
+ * the path (guarded ones fall through), a call falls through.
  *
  * Every thread follows one such path through the code, whatever the SIMT stack
  * does with its warp, so the per-thread analysis holds per lane.  The analysis
@@ -44,10 +44,19 @@ static bool writes_every_lane(uint16_t op)
     }
 }
 
-static inline void bit_set(uint64_t *s, int32_t r) { s[r >> 6] |= 1ull << (r & 63); }
-static inline void bit_clr(uint64_t *s, int32_t r) { s[r >> 6] &= ~(1ull << (r & 63)); }
+static inline void live_set(const struct ptx_func *f, uint64_t *s, int32_t r)
+{
+    if (r >= 0 && (uint32_t)r < f->nregs)
+        s[r >> 6] |= 1ull << (r & 63);
+}
 
-/* registers of operand o (its base register for an address) */
+static inline void live_clr(const struct ptx_func *f, uint64_t *s, int32_t r)
+{
+    if (r >= 0 && (uint32_t)r < f->nregs)
+        s[r >> 6] &= ~(1ull << (r & 63));
+}
+
+/* registers operand o reads (its base register for an address) */
 static unsigned opnd_regs(const struct ptx_opnd *o, int32_t out[PTX_MAX_VEC])
 {
     unsigned n = 0;
@@ -60,6 +69,23 @@ static unsigned opnd_regs(const struct ptx_opnd *o, int32_t out[PTX_MAX_VEC])
     return n;
 }
 
+/* registers destination o of in receives: a register, or the elements of a vector (ld.v2 into
+   {a,b,c,d} fills only the first two) */
+static unsigned written_regs(const struct ptx_insn *in, const struct ptx_opnd *o, int32_t out[PTX_MAX_VEC])
+{
+    if (o->kind == POK_REG)
+        return o->reg >= 0 ? (out[0] = o->reg, 1u) : 0u;
+    if (o->kind != POK_VEC)
+        return 0;
+    unsigned lim = o->nvec < PTX_MAX_VEC ? o->nvec : PTX_MAX_VEC, n = 0;
+    if ((in->op == PO_LD || in->op == PO_LDU) && lim > (in->vec > 1 ? in->vec : 1u))
+        lim = in->vec > 1 ? in->vec : 1u;
+    for (unsigned k = 0; k < lim; k++)
+        if (o->vregs[k] >= 0)
+            out[n++] = o->vregs[k];
+    return n;
+}
+
 /* number of leading operands the instruction writes in every lane that executes it (0: none) */
 static unsigned defined_opnds(const struct ptx_insn *in)
 {
@@ -69,65 +95,30 @@ static unsigned defined_opnds(const struct ptx_insn *in)
     return nd < in->nopnd ? nd : in->nopnd;
 }
 
-/* live = use(in) | (live & ~def(in)) for the function's nregs registers */
+/* live = use(in) | (live & ~def(in)) for the function's registers */
 static void transfer(const struct ptx_func *f, const struct ptx_insn *in, uint64_t *live)
 {
     unsigned nd = defined_opnds(in);
     int32_t r[PTX_MAX_VEC];
-    for (unsigned i = 0; i < nd; i++) {
-        const struct ptx_opnd *o = &in->o[i];
-        if (o->kind == POK_ADDR)
-            continue;
-        unsigned n = opnd_regs(o, r);
-        /* ld.v2 into {a,b,c,d} writes only the first vec elements */
-        if (o->kind == POK_VEC && (in->op == PO_LD || in->op == PO_LDU) && n > (in->vec > 1 ? in->vec : 1u))
-            n = in->vec > 1 ? in->vec : 1u;
-        for (unsigned k = 0; k < n; k++)
-            if ((uint32_t)r[k] < f->nregs)
-                bit_clr(live, r[k]);
-    }
-    for (unsigned i = nd; i < in->nopnd; i++) {
-        unsigned n = opnd_regs(&in->o[i], r);
-        for (unsigned k = 0; k < n; k++)
-            if ((uint32_t)r[k] < f->nregs)
-                bit_set(live, r[k]);
-    }
-    for (unsigned i = 0; i < nd; i++)   /* an address operand among the first ones is still read */
-        if (in->o[i].kind == POK_ADDR && in->o[i].reg >= 0 && (uint32_t)in->o[i].reg < f->nregs)
-            bit_set(live, in->o[i].reg);
-    if (in->guard >= 0 && (uint32_t)in->guard < f->nregs)
-        bit_set(live, in->guard);
+    for (unsigned i = 0; i < nd; i++)
+        for (unsigned k = 0, n = written_regs(in, &in->o[i], r); k < n; k++)
+            live_clr(f, live, r[k]);
+    /* then the reads, so that a register both read and written stays live; an address among the
+       leading operands is read too */
+    for (unsigned i = 0; i < in->nopnd; i++)
+        if (i >= nd || in->o[i].kind == POK_ADDR)
+            for (unsigned k = 0, n = opnd_regs(&in->o[i], r); k < n; k++)
+                live_set(f, live, r[k]);
+    live_set(f, live, in->guard);
     if (in->op == PO_CALL && in->call >= 0 && (uint32_t)in->call < f->ncalls) {
         const struct ptx_call *c = &f->calls[in->call];
         for (unsigned a = 0; a < c->nargs; a++)
-            if (c->arg_is_reg && c->arg_is_reg[a] && (uint32_t)c->args[a] < f->nregs)
-                bit_set(live, c->args[a]);
+            if (c->arg_is_reg && c->arg_is_reg[a])
+                live_set(f, live, c->args[a]);
         for (unsigned a = 0; a < c->nrets; a++)
-            if (c->ret_is_reg && c->ret_is_reg[a] && (uint32_t)c->rets[a] < f->nregs)
-                bit_set(live, c->rets[a]);
+            if (c->ret_is_reg && c->ret_is_reg[a])
+                live_set(f, live, c->rets[a]);
     }
-}
-
-/* successors of instruction i (at most 2); n stands for the function's end */
-static unsigned successors(const struct ptx_func *f, uint32_t i, uint32_t s[2])
-{
-    const struct ptx_insn *in = &f->insns[i];
-    uint32_t n = f->ninsns, k = 0;
-    bool guarded = in->guard >= 0;
-    if (in->op == PO_BRA) {
-        int64_t t = in->o[0].imm;
-        if (in->o[0].kind == POK_LABEL && t >= 0 && t < (int64_t)n)
-            s[k++] = (uint32_t)t;
-        else if (in->o[0].kind != POK_LABEL)
-            guarded = true; /* not a known target: keep the fall-through */
-    } else if (in->op == PO_RET || in->op == PO_EXIT || in->op == PO_TRAP) {
-        /* the path ends */
-    } else {
-        guarded = true;
-    }
-    if (guarded && i + 1 < n)
-        s[k++] = i + 1;
-    return k;
 }
 
 int ptx_entry_live_regs(const struct ptx_func *f, uint32_t **regs, uint32_t *nlive)
@@ -144,7 +135,7 @@ int ptx_entry_live_regs(const struct ptx_func *f, uint32_t **regs, uint32_t *nli
         changed = false;
         for (size_t i = n; i-- > 0;) {
             uint32_t s[2];
-            unsigned ns = successors(f, (uint32_t)i, s);
+            unsigned ns = ptx_insn_succs(f, (uint32_t)i, s);
             memset(cur, 0, words * sizeof *cur);
             for (unsigned k = 0; k < ns; k++)
                 for (size_t w = 0; w < words; w++)
@@ -158,15 +149,13 @@ int ptx_entry_live_regs(const struct ptx_func *f, uint32_t **regs, uint32_t *nli
     }
     if (n)
         memcpy(entry, in_sets, words * sizeof *entry);
-    if (f->cc_reg >= 0 && (uint32_t)f->cc_reg < f->nregs)
-        bit_set(entry, f->cc_reg);
+    live_set(f, entry, f->cc_reg);
     int32_t r[PTX_MAX_VEC];
     for (size_t i = 0; i < n; i++)
         if (f->insns[i].op == PO_SHFL) {
             unsigned a = f->insns[i].has_d2 ? 2u : 1u;  /* the value operand; b and c are the lane's own */
             for (unsigned k = 0, c = a < f->insns[i].nopnd ? opnd_regs(&f->insns[i].o[a], r) : 0; k < c; k++)
-                if ((uint32_t)r[k] < f->nregs)
-                    bit_set(entry, r[k]);
+                live_set(f, entry, r[k]);
         }
     uint32_t count = 0;
     for (uint32_t q = 0; q < f->nregs; q++)

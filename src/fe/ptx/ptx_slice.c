@@ -108,11 +108,6 @@ static int ends_block(const struct ptx_insn *in)
     return in->op == PO_BRA || in->op == PO_RET || in->op == PO_EXIT || in->op == PO_TRAP;
 }
 
-static int falls_through(const struct ptx_insn *in)
-{
-    return !ends_block(in) || in->guard >= 0;
-}
-
 static int sb_cfg(struct sb *b)
 {
     const struct ptx_func *f = b->f;
@@ -154,14 +149,10 @@ static int sb_cfg(struct sb *b)
     }
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t k = 0; k < nb; k++) {
-            uint32_t last = b->blk_start[k + 1] - 1;
-            const struct ptx_insn *in = &f->insns[last];
             uint32_t succ[2];
-            unsigned ns = 0;
-            if (in->op == PO_BRA && in->o[0].kind == POK_LABEL && in->o[0].imm >= 0 && (uint64_t)in->o[0].imm < n)
-                succ[ns++] = b->blk_of[in->o[0].imm];
-            if (falls_through(in) && last + 1 < n)
-                succ[ns++] = b->blk_of[last + 1];
+            unsigned ns = ptx_insn_succs(f, b->blk_start[k + 1] - 1, succ);
+            for (unsigned s = 0; s < ns; s++)
+                succ[s] = b->blk_of[succ[s]];
             for (unsigned s = 0; s < ns; s++) {
                 if (pass == 0)
                     cnt[succ[s]]++;
