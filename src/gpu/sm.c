@@ -11,6 +11,8 @@
 #include "gpu/sm_int.h"
 #include "policy/params.h"
 
+static void sm_publish(struct sm *s);
+
 /* ---- construction ------------------------------------------------------------------ */
 
 static struct cache *sm_make_cache(struct arena *a, const struct gpu_config *g, const char *spec, const char *name,
@@ -115,6 +117,8 @@ struct sm *sm_new(struct arena *a, const struct gpu_config *g, unsigned id, cons
     if (sm_ldst_init(s) != 0)
         return NULL;
     s->next_evt = SIM_NEVER;
+    s->times = &s->times_own;
+    sm_publish(s);
     return s;
 }
 
@@ -449,6 +453,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     cache_invalidate_all(s->l1i);
     cache_invalidate_all(s->l1c);
     cache_invalidate_all(s->l1t);
+    sm_publish(s);
     return 0;
 }
 
@@ -484,6 +489,7 @@ void sm_kernel_end(struct sm *s)
     s->live = s->drain = 0;
     s->resident = 0;
     s->ldst.active = 0;
+    sm_publish(s);
 }
 
 unsigned sm_max_ctas(const struct sm *s) { return s->grid ? s->max_ctas : 0; }
@@ -570,6 +576,7 @@ void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
             w->nx.pc = 0;
         sm_view_refresh(s, slot);
     }
+    sm_publish(s);
 }
 
 static void sm_update_paused(struct sm *s)
@@ -585,6 +592,7 @@ void sm_set_cta_paused(struct sm *s, unsigned cta_slot, bool paused)
         return;
     s->cta[cta_slot].paused = paused;
     s->kick = true;
+    sm_publish(s);
     sm_update_paused(s);
     for (uint64_t m = s->live; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
@@ -603,6 +611,7 @@ void sm_set_warp_limit(struct sm *s, unsigned limit)
         s->sched[k].dirty = 1;   /* the visiting window changed: a frozen scheduler looks again */
     }
     s->kick = true;
+    sm_publish(s);
 }
 
 unsigned sm_warp_limit(const struct sm *s) { return s->warp_limit; }
@@ -708,7 +717,11 @@ bool sm_out_push(struct sm *s, struct mem_req *r, sim_cycle now)
 
 struct mem_req *sm_peek_request(struct sm *s, sim_cycle now) { return fifo_peek(&s->out, now); }
 
-void sm_pop_request(struct sm *s) { (void)fifo_pop(&s->out); }
+void sm_pop_request(struct sm *s)
+{
+    (void)fifo_pop(&s->out);
+    sm_publish(s);
+}
 
 bool sm_can_take_reply(const struct sm *s) { return !fifo_full(&s->reply); }
 
@@ -716,6 +729,7 @@ void sm_push_reply(struct sm *s, struct mem_req *r, sim_cycle now)
 {
     SIM_ASSERT(!fifo_full(&s->reply));
     fifo_push(&s->reply, r, now);
+    sm_publish(s);
 }
 
 /* ---- the cycle ------------------------------------------------------------------------ */
@@ -830,6 +844,7 @@ static int sm_cycle_steps(struct sm *s, sim_cycle now)
     s->cycled = true;
     uint64_t after = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
     s->last_prog = after != s->prog_before || (s->ldst.active && !s->ldst.failed);
+    sm_publish(s);
     return s->last_prog ? SM_PROGRESS : SM_QUIET;
 }
 
@@ -866,6 +881,26 @@ void sm_settle(struct sm *s, sim_cycle upto)
         sm_catch_up(s, upto - s->acct_cycle);
         s->acct_cycle = upto;
     }
+}
+
+/* sm_due and sm_next_event in the form of struct sm_times, for the run loop's reads */
+static void sm_publish(struct sm *s)
+{
+    struct sm_times *t = s->times;
+    sim_cycle e = s->faulted ? SIM_NEVER : s->next_evt;
+    if (!s->faulted && !fifo_empty(&s->reply))
+        e = sim_min(e, fifo_next_ready(&s->reply));
+    if (!s->faulted && (s->fetch_blocked || (s->ldst.active && s->ldst.failed)) && !fifo_full(&s->out))
+        e = 0;   /* at the next cycle, whichever it is */
+    t->evt = e;
+    t->due = s->kick || s->always_tick || !s->cycled || s->last_prog || s->faulted ? 0 : e;
+    t->out = fifo_next_ready(&s->out);
+}
+
+void sm_set_times_slot(struct sm *s, struct sm_times *slot)
+{
+    s->times = slot ? slot : &s->times_own;
+    sm_publish(s);
 }
 
 bool sm_due(const struct sm *s, sim_cycle now)

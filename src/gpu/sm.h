@@ -178,6 +178,18 @@ bool sm_busy(const struct sm *s);   /* any CTA resident or request/reply in flig
    or a CTA was launched or paused since its last tick.  A skipped cycle is accounted as the
    previous tick (sm_cycle catches up), so ticking only due SMs leaves the statistics as they are. */
 bool sm_due(const struct sm *s, sim_cycle now);
+/* What the run loop asks of every SM at every edge, kept up to date by the SM (after each tick and
+   at each call that changes it from outside) in a slot the caller owns: reading an array over the
+   SMs costs less than a call per SM.
+     due: sm_due(s, c) holds exactly when c >= due;
+     evt: sm_next_event(s, now) is max(evt, now + 1), or SIM_NEVER when evt is;
+     out: the ready cycle of the outgoing queue's head (sm_peek_request(s, c) is not NULL exactly
+          when c >= out), SIM_NEVER when the queue is empty.
+   Until sm_set_times_slot the SM keeps them in a slot of its own. */
+struct sm_times {
+    sim_cycle due, evt, out;
+};
+void sm_set_times_slot(struct sm *s, struct sm_times *slot);
 /* Account the cycles up to `upto` that the SM was not ticked in, for readers of its counters. */
 void sm_settle(struct sm *s, sim_cycle upto);
 sim_cycle sm_next_event(const struct sm *s, sim_cycle now);

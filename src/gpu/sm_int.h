@@ -231,6 +231,8 @@ struct sm {
     sim_cycle issue_next;               /* earliest cycle a warp's probe answer can change */
     sim_cycle lanes_busy_until;         /* SIMT width < 32: the lanes still stream the last issued warp */
     sim_cycle next_evt;                 /* computed by the last sm_cycle */
+    struct sm_times *times;             /* where sm_publish writes (sm_set_times_slot) */
+    struct sm_times times_own;          /* ...until a caller gives a slot */
     bool any_paused;                    /* some resident CTA is paused */
     bool woken;                         /* a warp's answer was invalidated since the issue stage */
     bool no_freeze;                     /* tests: probe every cycle (freezing must not change results) */

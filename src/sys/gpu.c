@@ -166,10 +166,11 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->cta_track = arena_alloc(a, sizeof *g->cta_track * g->n_sms * g->cta_track_per_sm);
     g->ctr_res_warp_cycles_sm = arena_alloc(a, sizeof(uint64_t) * g->n_sms);
     g->active_warps = arena_alloc(a, sizeof(unsigned) * g->n_sms);
+    g->smt = arena_alloc(a, sizeof *g->smt * g->n_sms);
     g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
     g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
-    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->active_warps || !g->hist ||
-        !g->cta_state)
+    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->active_warps ||
+        !g->smt || !g->hist || !g->cta_state)
         goto oom;
 
     char pfx[32];
@@ -180,6 +181,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
         snprintf(pfx, sizeof pfx, "sm%u", i);
         sm_reg_stats(g->sm[i], &g->stats, pfx);
         sm_set_warp_done_hook(g->sm[i], gpu_warp_done, g);
+        sm_set_times_slot(g->sm[i], &g->smt[i]);
     }
     g->req_net = icnt_new_gpu(a, c, false, "icnt_req");
     g->rep_net = icnt_new_gpu(a, c, true, "icnt_rep");

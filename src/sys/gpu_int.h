@@ -141,6 +141,7 @@ struct gpu {
     unsigned cpu_part0;                /* first sub-partition of the CPU cores' channels (0 when shared) */
     unsigned n_sms, n_parts, n_chan;
     struct sm **sm;
+    struct sm_times *smt;              /* [n_sms] what each SM publishes for the run loop (sm_set_times_slot) */
     struct dram_channel **dram;        /* [n_chan] */
     struct mem_partition **part;       /* [n_parts] */
     struct icnt *req_net, *rep_net;

@@ -484,13 +484,10 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         moved = true;
     }
     for (unsigned i = 0; i < g->n_sms; i++) {
-        /* a queued request was allocated from the SM's pool and not retired: an SM with none in
-           flight has nothing to send (read here instead of the SM's queue) */
-        if (mem_req_in_flight(&g->sm_pool[i]) == 0)
+        /* the head's ready cycle as the SM published it: most SMs have nothing to send */
+        if (g->smt[i].out > now_core)
             continue;
         struct mem_req *r = sm_peek_request(g->sm[i], now_core);
-        if (!r)
-            continue;
         uint32_t bytes = req_bytes(r);
         if (!icnt_can_push(g->req_net, i, bytes))
             continue;
@@ -554,7 +551,7 @@ static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
 {
     g->ndue = 0;
     for (unsigned i = 0; i < g->n_sms; i++)
-        if (sm_due(g->sm[i], c))
+        if (c >= g->smt[i].due)
             g->due[g->ndue++] = i;
     bool prog = false;
     if (g->ndue < GPU_PAR_MIN_SMS || c < g->par_off_until) {   /* not worth a hand-off */
@@ -584,18 +581,37 @@ static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
     return prog;
 }
 
+/* Debug builds (WARPSIM_SLOW_CHECKS): what the SMs published (struct sm_times) is what asking
+   them gives. */
+static void check_sm_times(const struct gpu *g, sim_cycle c)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    for (unsigned i = 0; i < g->n_sms; i++) {
+        const struct sm_times *t = &g->smt[i];
+        sim_cycle e = sm_next_event(g->sm[i], c);
+        SIM_ASSERT((c >= t->due) == sm_due(g->sm[i], c));
+        SIM_ASSERT(e == (t->evt == SIM_NEVER ? SIM_NEVER : sim_max(t->evt, c + 1)));
+        SIM_ASSERT((c >= t->out) == (sm_peek_request(g->sm[i], c) != NULL));
+    }
+#else
+    (void)g;
+    (void)c;
+#endif
+}
+
 static bool tick_core(struct gpu *g, sim_cycle c)
 {
     bool prog = false;
     g->clock_now = c;
     if (g->next_cta < g->n_ctas)
         prog = dispatch(g, c);
+    check_sm_times(g, c);
     /* an SM with nothing due is not ticked: it accounts the cycle when it next ticks or settles */
     if (g->team)
         prog |= tick_sms_parallel(g, c);
     else
         for (unsigned i = 0; i < g->n_sms; i++)
-            if (sm_due(g->sm[i], c))
+            if (c >= g->smt[i].due)
                 prog |= sm_cycle(g->sm[i], c);
     /* limits: the policy's update when due (its views count this cycle), then
        pausing / resuming.  Neither counts as progress: they only reorder
@@ -679,13 +695,19 @@ static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_co
         best = t < best ? t : best;
     }
     sim_cycle nc = g->cyc[GD_CORE] ? g->cyc[GD_CORE] - 1 : 0;
+    check_sm_times(g, nc);
+    sim_cycle sm_next = SIM_NEVER;
     for (unsigned i = 0; i < g->n_sms; i++) {
-        sim_ps t = to_ps(g, GD_CORE, sm_next_event(g->sm[i], nc));
+        const struct sm_times *st = &g->smt[i];
+        if (st->out <= nc)   /* a request waiting for room in the crossbar */
+            return t_nat;
+        sm_next = sim_min(sm_next, st->evt);
+    }
+    if (sm_next != SIM_NEVER) {   /* sm_next_event's answer for the soonest SM */
+        sim_ps t = to_ps(g, GD_CORE, sim_max(sm_next, nc + 1));
         if (t <= t_nat)
             return t_nat;
         best = t < best ? t : best;
-        if (sm_peek_request(g->sm[i], nc))   /* waiting for room in the crossbar */
-            return t_nat;
     }
     sim_cycle ni = g->cyc[GD_ICNT] ? g->cyc[GD_ICNT] - 1 : 0;
     sim_ps t = to_ps(g, GD_ICNT, icnt_next_event(g->req_net, ni));
