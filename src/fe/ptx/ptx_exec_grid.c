@@ -217,9 +217,11 @@ void ptx_kinfo_free(struct ptx_kinfo *ki)
 
 /* ---- CTAs -------------------------------------------------------------------------------- */
 
-/* buffer *p holds at least n x size bytes.  A new buffer is all zero (as calloc gives it); one that
-   was large enough already has its first n x size bytes cleared, or left as they are when keep is
-   set.  Returns 1 for a buffer whose contents were kept, 0 for a zero one, -1 when out of memory. */
+/* buffer *p holds at least n x size bytes.  Without keep its first n x size bytes are zero.  With
+   keep the caller clears what is read before it is written, so the contents are left as they are,
+   a new buffer's too (clearing one the size of a whole register file costs more than the kernel
+   at small inputs).  Returns 1 for contents left as they are, 0 for zero ones, -1 when out of
+   memory. */
 static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size, bool keep)
 {
     if (n == 0 || size == 0)
@@ -235,11 +237,11 @@ static int cta_buf(void **p, size_t *cap, uint64_t n, uint64_t size, bool keep)
     }
     free(*p);
     *cap = 0;
-    *p = calloc(1, bytes);
+    *p = keep ? malloc(bytes) : calloc(1, bytes);
     if (!*p)
         return -1;
     *cap = bytes;
-    return 0;
+    return keep ? 1 : 0;
 }
 
 /* Clear the register slots a kernel's threads may read before writing (ki->live_regs) and the
