@@ -30,25 +30,6 @@ void gpu_set_progress(struct gpu *g, enum gpu_progress mode) { g->progress = (ui
 void gpu_set_progress_expect(struct gpu *g, uint64_t warp_insns) { g->progress_expect = warp_insns; }
 void gpu_set_idle_skip(struct gpu *g, bool on) { g->idle_skip = on; }
 
-/* Exact registry lookup; falls back to "<prefix>...<suffix>" for components
-   that nest their counters one level deeper than expected. */
-static int stat_index(const struct stats *s, const char *prefix, const char *suffix)
-{
-    char want[160];
-    snprintf(want, sizeof want, "%s%s", prefix, suffix);
-    for (uint32_t i = 0; i < s->n; i++)
-        if (strcmp(s->e[i].name, want) == 0)
-            return (int)i;
-    size_t pl = strlen(prefix), sl = strlen(suffix);
-    for (uint32_t i = 0; i < s->n; i++) {
-        const char *nm = s->e[i].name;
-        size_t nl = strlen(nm);
-        if (nl >= pl + sl && strncmp(nm, prefix, pl) == 0 && strcmp(nm + nl - sl, suffix) == 0)
-            return (int)i;
-    }
-    return -1;
-}
-
 /* The config's strings point into the caller's cfg arena: copy them into ours
    so the GPU does not depend on the cfg's lifetime. */
 static int copy_strings(struct gpu *g)
@@ -219,20 +200,6 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
               "gpu.mem_req_allocated");
     stats_reg(&g->stats, &g->ctr_mem_req_retired, "memory requests retired (at the last kernel end)",
               "gpu.mem_req_retired");
-
-    g->ix_l1d_acc = arena_alloc(a, sizeof(int) * g->n_sms);
-    g->ix_l1d_miss = arena_alloc(a, sizeof(int) * g->n_sms);
-    g->ix_l1d_hitres = arena_alloc(a, sizeof(int) * g->n_sms);
-    g->ix_l1d_resfail = arena_alloc(a, sizeof(int) * g->n_sms);
-    if (!g->ix_l1d_acc || !g->ix_l1d_miss || !g->ix_l1d_hitres || !g->ix_l1d_resfail)
-        goto oom;
-    for (unsigned i = 0; i < g->n_sms; i++) {
-        snprintf(pfx, sizeof pfx, "sm%u.", i);
-        g->ix_l1d_acc[i] = stat_index(&g->stats, pfx, "l1d.accesses");
-        g->ix_l1d_miss[i] = stat_index(&g->stats, pfx, "l1d.misses");
-        g->ix_l1d_hitres[i] = stat_index(&g->stats, pfx, "l1d.hit_reserved");
-        g->ix_l1d_resfail[i] = stat_index(&g->stats, pfx, "l1d.res_fail");
-    }
 
     g->nsum = GS_FIXED + g->n_sms * PC_COUNT + GPU_HIST_BUCKETS + g->n_parts * PP_COUNT;
     g->sum_start = arena_alloc(a, sizeof(uint64_t) * g->nsum);

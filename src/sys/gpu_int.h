@@ -194,7 +194,6 @@ struct gpu {
     uint64_t kernel_lat_rt_max;
 
     /* registry indices of counters only reachable by name (-1 = absent) */
-    int *ix_l1d_acc, *ix_l1d_miss, *ix_l1d_hitres, *ix_l1d_resfail;   /* [n_sms] */
 
     /* summaries */
     unsigned nsum;                     /* GS_FIXED + n_sms * PC_COUNT + GPU_HIST_BUCKETS */

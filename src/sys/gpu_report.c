@@ -44,8 +44,6 @@ static uint64_t edges_before(const struct gpu *g, enum gpu_dom d, sim_cycle boun
     return (t + g->per[d] - 1) / g->per[d];
 }
 
-static uint64_t reg_val(const struct gpu *g, int ix) { return ix >= 0 ? *g->stats.e[ix].ctr : 0; }
-
 void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
 {
     memset(v, 0, sizeof(uint64_t) * g->nsum);
@@ -70,12 +68,12 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary)
         pc[PC_STALL_GPU] = m->stall_gpu;
         for (int s = 0; s < STALL_COUNT; s++)
             v[GS_STALL0 + s] += m->stall[s];
-        uint64_t acc = reg_val(g, g->ix_l1d_acc[i]), miss = reg_val(g, g->ix_l1d_miss[i]);
+        const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], GPU_CACHE_L1D));
+        uint64_t acc = l1->accesses, miss = l1->misses;
         v[GS_L1D_ACC] += acc;
         v[GS_L1D_MISS] += miss;
-        v[GS_L1D_HITRES] += reg_val(g, g->ix_l1d_hitres[i]);
-        v[GS_L1D_RESFAIL] += reg_val(g, g->ix_l1d_resfail[i]);
-        const struct cache_stats *l1 = cache_stats(sm_cache(g->sm[i], GPU_CACHE_L1D));
+        v[GS_L1D_HITRES] += l1->hit_reserved;
+        v[GS_L1D_RESFAIL] += l1->res_fail;
         v[GS_L1D_RF_MSHR] += l1->res_fail_mshr;
         v[GS_L1D_RF_MERGE] += l1->res_fail_merge;
         v[GS_L1D_RF_LINE] += l1->res_fail_line;
