@@ -146,11 +146,12 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->cta_track_per_sm = 2 * (c->max_cta_per_core ? c->max_cta_per_core : 1);
     g->cta_track = arena_alloc(a, sizeof *g->cta_track * g->n_sms * g->cta_track_per_sm);
     g->ctr_res_warp_cycles_sm = arena_alloc(a, sizeof(uint64_t) * g->n_sms);
+    g->res_since = arena_alloc(a, sizeof(sim_cycle) * g->n_sms);
     g->active_warps = arena_alloc(a, sizeof(unsigned) * g->n_sms);
     g->smt = arena_alloc(a, sizeof *g->smt * g->n_sms);
     g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
     g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
-    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->active_warps ||
+    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->res_since || !g->active_warps ||
         !g->smt || !g->hist || !g->cta_state)
         goto oom;
 

@@ -186,7 +186,8 @@ struct gpu {
     /* whole-GPU counters (registered as gpu.*) */
     uint64_t ctr_lat_rt_sum, ctr_lat_rt_cnt, ctr_res_warp_cycles;   /* the last: active warps x cycles */
     uint64_t ctr_stall_dramfull;       /* icnt cycles x sub-partitions: a delivered request waited, partition full */
-    uint64_t *ctr_res_warp_cycles_sm;  /* [n_sms] */
+    uint64_t *ctr_res_warp_cycles_sm;  /* [n_sms], up to res_since (res_flush) */
+    sim_cycle *res_since;              /* [n_sms] first core cycle not yet in ctr_res_warp_cycles_sm */
     unsigned *active_warps;            /* [n_sms] warps dispatched and not yet finished (slot held) */
     uint64_t active_warps_total;       /* their sum */
     uint64_t *hist;                    /* [GPU_HIST_BUCKETS] lat_rt histogram */

@@ -778,10 +778,10 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     const uint64_t *pc = &d[GS_FIXED];
     double ract_sum = 0, util_sum = 0, idle_sum = 0, cmem_sum = 0;
     unsigned ract_n = 0;
-    double *ract = calloc(2 * (size_t)(n ? n : 1), sizeof(double));
+    double *ract = calloc(3 * (size_t)(n ? n : 1), sizeof(double));
     if (!ract)
         return;
-    double *util = ract + n;
+    double *util = ract + n, *occ = ract + 2 * (size_t)n;
     uint64_t cidle_tot = 0, cmem_tot = 0;
     for (unsigned i = 0; i < n; i++) {
         const uint64_t *p = &pc[i * PC_COUNT];
@@ -793,6 +793,7 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
         }
         util[i] = ratio(p[PC_UTIL], s->cycles);
         util_sum += util[i];
+        occ[i] = 100.0 * ratio(p[PC_RES_WARP_CYCLES], d[GS_CORE_CYCLES] * c->max_warps_per_core);
         idle_sum += ratio(p[PC_CIDLE], s->cycles);
         cmem_sum += ratio(p[PC_CMEM], s->cycles);
         cidle_tot += p[PC_CIDLE];
@@ -819,6 +820,8 @@ static void section_body(const struct gpu *g, struct emit *e, const struct secti
     em_arr_u64(e, "L1D_misses", &pc[PC_L1D_MISS], n, PC_COUNT);
     if (e->json || gpu_cm_active(g))   /* 004's stall_GPU per core (the default text report stays as it was) */
         em_arr_u64(e, "stall_GPU", &pc[PC_STALL_GPU], n, PC_COUNT);
+    if (e->json)   /* gpu_occupancy per core */
+        em_arr_dbl(e, "occupancy", occ, n);
     em_close(e, '}');
     free(ract);
     if (e->json)

@@ -105,6 +105,23 @@ static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
 
 /* Warp-done hook of every SM: the per-warp file, and the CTA policy's
    on_cta_done when the last warp of a CTA finishes. */
+/* SM i's resident warps x cycles, charged up to (not including) core cycle `upto`: its count is
+   constant between the dispatches and warp exits that call this before changing it, and the
+   cycle of a change is charged with the count after it (as account_cycles charges a ticked cycle). */
+static inline void res_flush(struct gpu *g, unsigned i, sim_cycle upto)
+{
+    if (upto > g->res_since[i]) {
+        g->ctr_res_warp_cycles_sm[i] += (uint64_t)g->active_warps[i] * (upto - g->res_since[i]);
+        g->res_since[i] = upto;
+    }
+}
+
+static void res_flush_all(struct gpu *g, sim_cycle upto)
+{
+    for (unsigned i = 0; i < g->n_sms; i++)
+        res_flush(g, i, upto);
+}
+
 void gpu_warp_done(void *user, const struct warp_record *r)
 {
     struct gpu *g = user;
@@ -127,6 +144,7 @@ void gpu_warp_done(void *user, const struct warp_record *r)
     if (r->sm >= g->n_sms)
         return;
     if (g->active_warps[r->sm]) {
+        res_flush(g, r->sm, g->clock_now);
         g->active_warps[r->sm]--;
         g->active_warps_total--;
     }
@@ -376,6 +394,7 @@ static bool dispatch(struct gpu *g, sim_cycle now)
         }
         sm_launch_cta(g->sm[s], cta, now);
         g->ctas_issued++;
+        res_flush(g, (unsigned)s, now);
         g->active_warps[s] += g->cur_cta_warps;
         g->active_warps_total += g->cur_cta_warps;
         track_dispatch(g, (unsigned)s, cta);
@@ -637,7 +656,8 @@ static bool tick_core(struct gpu *g, sim_cycle c)
 
 /* Core cycles [from, to) have passed with the current active warps (nothing
    changes during skipped cycles): occupancy, and time-series samples due in
-   that range (a sample closes after every stats_interval cycles of the kernel). */
+   that range (a sample closes after every stats_interval cycles of the kernel).
+   The per-SM occupancy is charged by res_flush when it changes or is read. */
 static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycle kstart)
 {
     uint64_t warps_total = g->active_warps_total;
@@ -654,11 +674,10 @@ static void account_cycles(struct gpu *g, sim_cycle from, sim_cycle to, sim_cycl
         }
         uint64_t k = stop - from;
         g->ctr_res_warp_cycles += warps_total * k;
-        for (unsigned i = 0; warps_total && i < g->n_sms; i++)
-            g->ctr_res_warp_cycles_sm[i] += (uint64_t)g->active_warps[i] * k;
         from = stop;
         if (g->ts && iv && (from - kstart) % iv == 0) {
             settle_sms(g, from - 1);
+            res_flush_all(g, from);
             gpu_ts_sample(g, from, 0);
         }
     }
@@ -1176,6 +1195,8 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         return -1;
     }
     k->start_cycle = kstart;
+    for (unsigned i = 0; i < g->n_sms; i++)   /* no warps resident before */
+        g->res_since[i] = kstart;
     cta_update(g, kstart, true);   /* the policy's initial limits (n = N without an update hook) */
     gpu_gather(g, g->sum_start, kstart);
     memcpy(g->sum_prev_sample, g->sum_start, sizeof(uint64_t) * g->nsum);
@@ -1329,6 +1350,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     k->res.warp_insns = grid->cnt.warp_insns;
     k->res.ipc = (double)grid->cnt.thread_insns / (double)k->res.cycles;
     k->lat_rt_max = g->kernel_lat_rt_max;
+    res_flush_all(g, end + 1);
     gpu_gather(g, g->sum_now, end + 1);
     for (unsigned i = 0; i < g->nsum; i++)
         k->sum[i] = g->sum_now[i] - g->sum_start[i];

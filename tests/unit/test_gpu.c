@@ -495,6 +495,21 @@ TEST(a_kernel_runs_on_a_4_sm_gto_machine_and_reports_json)
         } else {
             CHECK(jr_lookup(buf, path) == NULL);
         }
+        /* each SM's occupancy (charged when its warp count changes); their mean is the GPU's */
+        double occ = 0, occ_max = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s.per_core.occupancy.%u", sect[k], i);
+            REQUIRE(jr_number(buf, path, &v) == 0);
+            occ += v / 4;
+            occ_max = v > occ_max ? v : occ_max;
+        }
+        snprintf(path, sizeof path, "%s.per_core.occupancy.4", sect[k]);
+        CHECK(jr_lookup(buf, path) == NULL);
+        snprintf(path, sizeof path, "%s.gpu_occupancy", sect[k]);
+        REQUIRE(jr_number(buf, path, &v) == 0);
+        CHECK(v > 0);
+        CHECK(fabs(occ - v) <= 1e-9 * v);
+        CHECK(occ_max > v);   /* the SMs differ: per-SM values, not copies of the mean */
     }
     free(buf);
     /* per-core arrays have one entry per SM: 4 */
