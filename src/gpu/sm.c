@@ -404,7 +404,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     }
     for (unsigned k = 0; k < s->n_sched; k++) {
         struct sm_sched *sc = &s->sched[k];
-        sc->live = 0;
+        sc->live = sc->live_j = 0;
         sc->frozen = sc->dirty = 0;
         sc->views_gen++;
         for (unsigned j = 0; j < sc->nslots; j++) {
@@ -571,6 +571,7 @@ void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
         s->live |= 1ull << slot;
         s->fetch_cand |= 1ull << slot;
         s->sched[slot % s->n_sched].live |= 1ull << slot;
+        s->sched[slot % s->n_sched].live_j |= 1ull << s->slot_j[slot];
         s->sched[slot % s->n_sched].dirty = 1;
         if (!sm_warp_peek(s, w, slot, now))
             w->nx.pc = 0;
@@ -673,6 +674,7 @@ void sm_warp_free_slot(struct sm *s, unsigned slot)
     s->live &= ~bit;
     s->drain &= ~bit;
     s->sched[slot % s->n_sched].live &= ~bit;
+    s->sched[slot % s->n_sched].live_j &= ~(1ull << s->slot_j[slot]);
     s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
     s->sched[slot % s->n_sched].views_gen++;
     SIM_ASSERT(c->warps_left > 0);

@@ -92,6 +92,7 @@ struct sm_sched {
     uint8_t *reason;                    /* [nslots] this cycle's pre-probe answer */
     uint64_t views_gen;                 /* changed with any view's valid or age (sm_view.views_gen) */
     uint64_t live;                      /* mask over SM slots of its live warps */
+    uint64_t live_j;                    /* the same over its own slots j (SM slot id + j * n_sched) */
     /* frozen: the last cycle visited every warp, none could issue and none
        can before frozen_until; cycles are skipped with these answers until
        then or until an event touches one of its warps (dirty) */

@@ -36,6 +36,7 @@ static void sm_warp_to_drain(struct sm *s, struct sm_warp *w, unsigned slot, sim
     w->nx_valid = 0;
     s->live &= ~bit;
     s->sched[slot % s->n_sched].live &= ~bit;
+    s->sched[slot % s->n_sched].live_j &= ~(1ull << s->slot_j[slot]);
     s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
     s->sched[slot % s->n_sched].views_gen++;
     s->drain |= bit;
@@ -575,6 +576,25 @@ static int sm_sched_issue(struct sm *s, struct sm_sched *sc, unsigned slot, unsi
     return SM_ISSUED;
 }
 
+/* Visit warp `slot` (index j of scheduler sc): probe and charge it; true when it can issue. */
+static inline bool sm_visit(struct sm *s, struct sm_sched *sc, unsigned j, unsigned slot, sim_cycle now,
+                            struct sm_cycle_count *cnt)
+{
+    const struct warp_sched_ops *ops = s->ops;
+    struct sm_warp *w = &s->warp[slot];
+    uint8_t r = ops->needs_ready ? sc->reason[j] : sm_probe(s, w, slot, now);
+    if (w->state != SMW_ACTIVE)
+        return false;   /* the probe found it exited */
+    sm_view_probe(&sc->view[j], w, r);
+    sm_attribute(s, w, r, now);
+    if (r == STALL_NONE)
+        return true;
+    sm_count(s, cnt, w, r);
+    if (ops->on_stall)
+        ops->on_stall(sc->st, &sc->view[j], (enum stall_reason)r, now);
+    return false;
+}
+
 /* One scheduler's cycle: order, visit, probe and charge each visited warp,
    issue the first ready one.  Returns SM_ISSUED, SM_YIELDED (sm_sched_issue) or 0. */
 static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, struct sm_cycle_count *cnt, int *tmp)
@@ -616,29 +636,35 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
         n = sm_visit_order(s, sc, n, tmp);
     }
     uint64_t visited = 0;
-    for (int i = 0; i < n && !s->faulted; i++) {
-        int j = rot < 0 ? sc->order[i] : rot + i < n ? rot + i : rot + i - n;
-        if (j < 0 || (unsigned)j >= sc->nslots)
-            continue;
-        /* the live mask, not view[j].valid: the view's cache line is not needed for a warp left out */
-        unsigned slot = sc->id + (unsigned)j * s->n_sched;
-        uint64_t bit = 1ull << slot;
-        if (!(sc->live & bit) || (visited & bit))
-            continue;
-        visited |= bit;
-        struct sm_warp *w = &s->warp[slot];
-        uint8_t r = ops->needs_ready ? sc->reason[j] : sm_probe(s, w, slot, now);
-        if (w->state != SMW_ACTIVE)
-            continue;   /* the probe found it exited */
-        sm_view_probe(&sc->view[j], w, r);
-        sm_attribute(s, w, r, now);
-        if (r != STALL_NONE) {
-            sm_count(s, cnt, w, r);
-            if (ops->on_stall)
-                ops->on_stall(sc->st, &sc->view[j], (enum stall_reason)r, now);
-            continue;
+    if (rot >= 0) {
+        /* a rotation: the live warps from j = rot up, then from 0 (only a warp's own probe can
+           take it out of the live mask, and none joins during the cycle) */
+        uint64_t from_rot = sc->live_j & (~0ull << rot);
+        uint64_t m = from_rot ? from_rot : sc->live_j;
+        for (int pass = 0; pass < 2 && !s->faulted; pass++) {
+            for (; m && !s->faulted; m &= m - 1) {
+                unsigned j = (unsigned)__builtin_ctzll(m);
+                unsigned slot = sc->id + j * s->n_sched;
+                visited |= 1ull << slot;
+                if (sm_visit(s, sc, j, slot, now, cnt))
+                    return sm_sched_issue(s, sc, slot, 0, now);
+            }
+            m = from_rot ? sc->live_j & ~(~0ull << rot) : 0;   /* below rot, if not visited above */
         }
-        return sm_sched_issue(s, sc, slot, 0, now);
+    } else {
+        for (int i = 0; i < n && !s->faulted; i++) {
+            int j = sc->order[i];
+            if (j < 0 || (unsigned)j >= sc->nslots)
+                continue;
+            /* the live mask, not view[j].valid: the view's cache line is not needed for a warp left out */
+            unsigned slot = sc->id + (unsigned)j * s->n_sched;
+            uint64_t bit = 1ull << slot;
+            if (!(sc->live & bit) || (visited & bit))
+                continue;
+            visited |= bit;
+            if (sm_visit(s, sc, (unsigned)j, slot, now, cnt))
+                return sm_sched_issue(s, sc, slot, 0, now);
+        }
     }
     /* nothing issued: the warps the policy left out still count for the cycle's metrics, except
        those of CTAs that -warpsim_cta_pause_stops has stopped (as if not resident: a ready one would
