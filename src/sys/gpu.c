@@ -151,8 +151,8 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->smt = arena_alloc(a, sizeof *g->smt * g->n_sms);
     g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
     g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
-    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->res_since || !g->active_warps ||
-        !g->smt || !g->hist || !g->cta_state)
+    if (!g->sm || !g->dram || !g->part || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->res_since ||
+        !g->active_warps || !g->smt || !g->hist || !g->cta_state)
         goto oom;
 
     char pfx[32];

@@ -103,8 +103,6 @@ static void track_dispatch(struct gpu *g, unsigned sm, uint64_t cta)
     SIM_ASSERT(0);
 }
 
-/* Warp-done hook of every SM: the per-warp file, and the CTA policy's
-   on_cta_done when the last warp of a CTA finishes. */
 /* SM i's resident warps x cycles, charged up to (not including) core cycle `upto`: its count is
    constant between the dispatches and warp exits that call this before changing it, and the
    cycle of a change is charged with the count after it (as account_cycles charges a ticked cycle). */
@@ -122,6 +120,8 @@ static void res_flush_all(struct gpu *g, sim_cycle upto)
         res_flush(g, i, upto);
 }
 
+/* Warp-done hook of every SM: the per-warp file, and the CTA policy's
+   on_cta_done when the last warp of a CTA finishes. */
 void gpu_warp_done(void *user, const struct warp_record *r)
 {
     struct gpu *g = user;
