@@ -168,6 +168,8 @@ struct gpu {
     unsigned cta_track_per_sm;
     /* CTA limits (policy update hook, docs/policies.md) */
     struct gpu_cta_sm *cta_sm;         /* [n_sms], arena, allocated at the first kernel */
+    bool cta_blocked;                  /* no SM had room for a CTA after the last dispatch round: the next
+                                          round waits for a warp to leave or a limit or pause to change */
     bool cta_enforce_due;              /* a limit or a running/paused count changed since the SMs were
                                           last brought to their limits (tick_core) */
     unsigned *cta_limit_buf;           /* [n_sms] the limits handed to the policy's update */

@@ -125,6 +125,7 @@ static void res_flush_all(struct gpu *g, sim_cycle upto)
 void gpu_warp_done(void *user, const struct warp_record *r)
 {
     struct gpu *g = user;
+    g->cta_blocked = false;   /* its CTA's slot may free when it is the last warp */
     if (g->warps) {
         if (!g->warps_header_done) {
             fputs("kernel_id,kernel,sm,cta,warp,start,end,cycles,insns,scheduling", g->warps);
@@ -273,6 +274,7 @@ static void cta_set_paused(struct gpu *g, unsigned i, unsigned e, bool paused, s
     SIM_ASSERT(g->cta_track[e].slot >= 0);
     sm_set_cta_paused(g->sm[i], (unsigned)g->cta_track[e].slot, paused);
     g->cta_track[e].paused = paused ? 1 : 0;
+    g->cta_blocked = false;
     if (paused) {
         c->paused++;
         c->running--;
@@ -332,6 +334,7 @@ static void cta_update(struct gpu *g, sim_cycle now, bool first)
         if (first || l != g->cta_sm[i].limit) {
             g->cta_sm[i].limit = l;
             g->cta_enforce_due = true;
+            g->cta_blocked = false;
             cta_event(g, GPU_CTA_LIMIT, i, UINT64_MAX, l, now);
         }
     }
@@ -417,8 +420,14 @@ static bool dispatch(struct gpu *g, sim_cycle now)
         if (budget != UINT64_MAX)
             budget--;
     }
-    for (unsigned i = 0; i < g->n_sms; i++)
+    bool room = false;
+    for (unsigned i = 0; i < g->n_sms; i++) {
         g->cta_sm[i].got = 0;
+        room |= cta_room(g, i) > 0;
+    }
+    /* no SM has room: until that changes a round would dispatch nothing (the policies' pick_sm
+       keeps no state from a round that dispatches nothing) and need not run */
+    g->cta_blocked = !room;
     return any;
 }
 
@@ -618,11 +627,23 @@ static void check_sm_times(const struct gpu *g, sim_cycle c)
 #endif
 }
 
+/* Debug builds (WARPSIM_SLOW_CHECKS): a blocked dispatch has no SM with room. */
+static void check_cta_blocked(const struct gpu *g)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    for (unsigned i = 0; g->cta_blocked && i < g->n_sms; i++)
+        SIM_ASSERT(cta_room(g, i) == 0);
+#else
+    (void)g;
+#endif
+}
+
 static bool tick_core(struct gpu *g, sim_cycle c)
 {
     bool prog = false;
     g->clock_now = c;
-    if (g->next_cta < g->n_ctas)
+    check_cta_blocked(g);
+    if (g->next_cta < g->n_ctas && !g->cta_blocked)
         prog = dispatch(g, c);
     check_sm_times(g, c);
     /* an SM with nothing due is not ticked: it accounts the cycle when it next ticks or settles */
@@ -696,7 +717,7 @@ static sim_ps to_ps(const struct gpu *g, int d, sim_cycle c)
 static sim_ps next_event_time(struct gpu *g, sim_ps t_nat, sim_cycle deadline_core)
 {
     sim_ps best = to_ps(g, GD_CORE, deadline_core);
-    if (g->next_cta < g->n_ctas)
+    if (g->next_cta < g->n_ctas && !g->cta_blocked)
         for (unsigned i = 0; i < g->n_sms; i++)
             if (cta_room(g, i))
                 return t_nat;
@@ -1109,6 +1130,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i < g->n_sms * g->cta_track_per_sm; i++)
         g->cta_track[i].cta = UINT64_MAX;
     memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
+    g->cta_blocked = false;
     g->active_warps_total = 0;
     /* locality-aware policies: access ranges, out-of-order CTA record (gpu_locality.c) */
     if (gpu_locality_begin(g, grid, msg, n) != 0) {
