@@ -125,7 +125,6 @@ static void res_flush_all(struct gpu *g, sim_cycle upto)
 void gpu_warp_done(void *user, const struct warp_record *r)
 {
     struct gpu *g = user;
-    g->cta_blocked = false;   /* its CTA's slot may free when it is the last warp */
     if (g->warps) {
         if (!g->warps_header_done) {
             fputs("kernel_id,kernel,sm,cta,warp,start,end,cycles,insns,scheduling", g->warps);
@@ -160,6 +159,7 @@ void gpu_warp_done(void *user, const struct warp_record *r)
             else
                 c->running--;
             g->cta_enforce_due = true;
+            g->cta_blocked = false;   /* the CTA's slot frees once this, its last warp, has left */
             g->cta_track[i].cta = UINT64_MAX;
             cta_event(g, GPU_CTA_DONE, r->sm, r->cta_linear, c->running, g->clock_now);
             if (g->cta_ops->on_cta_done)
@@ -167,6 +167,7 @@ void gpu_warp_done(void *user, const struct warp_record *r)
         }
         return;
     }
+    g->cta_blocked = false;   /* an untracked CTA: its slot may free too */
 }
 
 /* ---- CTA limits (001 sec. IV; docs/policies.md) --------------------------------------
