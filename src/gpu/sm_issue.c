@@ -474,6 +474,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
     if (!ops->order_pure || ops->needs_ready || s->any_paused)
         return false;
     uint64_t due = 0;
+    sim_cycle mw = SIM_NEVER;   /* the warps not due keep their answers until their wake_at (> now) */
     for (uint64_t m = sc->live; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         const struct sm_warp *w = &s->warp[slot];
@@ -481,6 +482,8 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
             if (!w->nx_valid && !w->at_bar)
                 return false;
             due |= 1ull << slot;
+        } else {
+            mw = sim_min(mw, w->wake_at);
         }
     }
     /* what the probes change, restored when a full cycle has to run: a warp the full cycle does
@@ -488,6 +491,9 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
        event the SM does not wake it for, such as the L1D reporting its load's miss) */
     struct { sim_cycle wake_at; uint32_t chk_seq; uint8_t rep_reason, rep_mem; } saved[SM_MAX_WARPS];
     uint64_t ldst_wait = s->ldst_wait;
+    /* the frozen cycle's counts are every live warp's sm_count with its answer (no answer changes
+       while frozen but by these probes): only the due warps' parts change */
+    struct sm_cycle_count old = {0, 0, 0, 0}, c = {0, 0, 0, 0};
     for (uint64_t m = due; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         struct sm_warp *w = &s->warp[slot];
@@ -496,6 +502,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
         saved[slot].chk_seq = w->chk_seq;
         saved[slot].rep_reason = w->rep_reason;
         saved[slot].rep_mem = w->rep_mem;
+        sm_count(s, &old, w, w->rep_reason);
         if (sm_probe(s, w, slot, now) == STALL_NONE) {
             for (uint64_t b = due & ((2ull << slot) - 1); b; b &= b - 1) {
                 unsigned k = (unsigned)__builtin_ctzll(b);
@@ -510,25 +517,30 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
         }
     }
     sc->dirty = 0;
-    struct sm_cycle_count c = {0, 0, 0, 0};
-    sim_cycle mw = SIM_NEVER;
-    for (uint64_t m = sc->live; m; m &= m - 1) {
+    for (uint64_t m = due; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         struct sm_warp *w = &s->warp[slot];
         uint8_t r = w->rep_reason;
-        if (due >> slot & 1) {
-            sm_view_probe(&sc->view[s->slot_j[slot]], w, r);
-            sm_attribute(s, w, r, now);
-        }
+        sm_view_probe(&sc->view[s->slot_j[slot]], w, r);
+        sm_attribute(s, w, r, now);
         sm_count(s, &c, w, r);
         mw = sim_min(mw, sm_answer_until(w, now));
     }
-    cnt->live += c.live;
-    cnt->idle += c.idle;
-    cnt->mem += c.mem;
-    sc->cnt_live = c.live;
-    sc->cnt_idle = c.idle;
-    sc->cnt_mem = c.mem;
+    sc->cnt_idle = sc->cnt_idle - old.idle + c.idle;
+    sc->cnt_mem = sc->cnt_mem - old.mem + c.mem;
+#ifdef WARPSIM_SLOW_CHECKS
+    {   /* the counts kept are the ones a full count gives */
+        struct sm_cycle_count f = {0, 0, 0, 0};
+        for (uint64_t m = sc->live; m; m &= m - 1) {
+            const struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
+            sm_count(s, &f, w, w->rep_reason);
+        }
+        SIM_ASSERT(f.live == sc->cnt_live && f.idle == sc->cnt_idle && f.mem == sc->cnt_mem);
+    }
+#endif
+    cnt->live += sc->cnt_live;
+    cnt->idle += sc->cnt_idle;
+    cnt->mem += sc->cnt_mem;
     sc->frozen_until = mw;
     sc->min_wake = mw;
     return true;
