@@ -68,6 +68,7 @@ struct cache {
 
     /* geometry */
     uint32_t nsets, assoc, line_log2, set_bits;
+    uint32_t fold_first;           /* CI_FERMI_HASH: the first shift of the fold (set_bits << j) */
     uint64_t line_mask;            /* ~(line_size - 1) */
     bool sets_pow2;
     uint8_t alloc;                 /* effective: CA_ON_MISS or CA_ON_FILL (streaming = on fill) */
@@ -166,10 +167,12 @@ static uint32_t cache_set_index(const struct cache *c, uint64_t addr)
            land in one set under linear indexing, spread over the sets. */
         if (!c->set_bits)
             return 0;
-        uint64_t s = 0;
-        for (uint64_t x = bn; x; x >>= c->set_bits)
-            s ^= x & mask;
-        return (uint32_t)s;
+        /* the XOR of all groups in log steps: after x ^= x >> (set_bits << j) each of the low
+           2^j groups holds the XOR of the groups congruent to it mod 2^j (cache_fold_first) */
+        uint64_t x = bn;
+        for (uint32_t sh = c->fold_first; sh >= c->set_bits; sh >>= 1)
+            x ^= x >> sh;
+        return (uint32_t)(x & mask);
     }
     case CI_XOR:
         /* only the lowest tag bits are XORed into the index */
@@ -354,6 +357,13 @@ struct cache *cache_new(struct arena *a, const struct cache_config *cfg, const c
     c->reused = cache_zalloc(a, nl, 1);
     if (cfg->index == CI_IPOLY)
         cache_ipoly_init(c);
+    if (c->set_bits) {
+        /* set_bits << j for the least j with set_bits << (j + 1) >= 64: the fold's groups of a
+           64-bit block number, halved at each step until one is left */
+        c->fold_first = c->set_bits;
+        while ((c->fold_first << 1) < 64)
+            c->fold_first <<= 1;
+    }
 
     c->m_n = cfg->mshr_entries;
     if (cfg->alloc == CA_STREAMING && nl > c->m_n)
@@ -436,6 +446,11 @@ static int cache_find(const struct cache *c, uint32_t set, uint64_t b)
             return (int)w;
     }
     return -1;
+}
+
+uint32_t cache_set_of(const struct cache *c, uint64_t addr)
+{
+    return cache_set_index(c, addr & c->line_mask);
 }
 
 bool cache_probe(const struct cache *c, uint64_t addr)

@@ -99,6 +99,9 @@ const struct cache_stats *cache_stats(const struct cache *c);
 /* Line (block) address of a byte address. */
 uint64_t cache_block(const struct cache *c, uint64_t addr);
 
+/* The set a byte address maps to under the cache's index function. */
+uint32_t cache_set_of(const struct cache *c, uint64_t addr);
+
 /* One access of one line.  `waiter` is an opaque token kept in the MSHR entry
    (for a miss or a merged miss) and handed back by cache_fill().  `pc` is the
    instruction's PC (for PC-indexed policies).  When the access evicts a dirty

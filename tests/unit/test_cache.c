@@ -614,6 +614,43 @@ TEST(cache_hash_spreads_strided)
     CHECK_EQ_U64(strided_hits("48:64:1,L:B:m:N:L,A:8:8,8", 2, 48 * 64), 0);
 }
 
+TEST(cache_fermi_hash_folds_every_group)
+{
+    /* H: the set is the XOR of every set_bits-bit group of the block number, for any number of
+       sets (a power of two) and any address, up to the top bits of 64-bit addresses */
+    const char *geo[] = {"2:128:4,L:B:m:N:H,A:8:8,8",   "32:128:4,L:B:m:N:H,A:8:8,8",
+                         "64:128:16,L:B:m:N:H,A:8:8,8", "128:64:2,L:B:m:N:H,A:8:8,8",
+                         "4096:32:1,L:B:m:N:H,A:8:8,8", "1:128:4,L:B:m:N:H,A:8:8,8"};
+    struct arena *a = arena_new(0);
+    for (unsigned g = 0; g < sizeof geo / sizeof geo[0]; g++) {
+        struct cache *c = mk(a, geo[g]);
+        REQUIRE(c);
+        const struct cache_config *cfg = cache_cfg(c);
+        unsigned bits = 0, line = 0;
+        while ((1u << bits) < cfg->nsets)
+            bits++;
+        while ((1u << line) < cfg->line_size)
+            line++;
+        uint64_t x = 0x9e3779b97f4a7c15ull;
+        for (unsigned i = 0; i < 2000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            uint64_t addr = i < 64 ? 1ull << i : i < 128 ? ~0ull >> (i - 64) : x;
+            uint64_t want = 0;
+            for (uint64_t bn = addr >> line; bits && bn; bn >>= bits)
+                want ^= bn & ((1ull << bits) - 1);
+            if (cache_set_of(c, addr) != want) {
+                fprintf(stderr, "  %s: address 0x%" PRIx64 " -> set %u, want %" PRIu64 "\n", geo[g], addr,
+                        cache_set_of(c, addr), want);
+                CHECK(0);
+                break;
+            }
+        }
+    }
+    arena_free(a);
+}
+
 /* ---- invalidation, stats ---- */
 
 TEST(cache_invalidate_all)
