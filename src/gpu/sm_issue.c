@@ -14,6 +14,7 @@
  * answer is cached with the cycle before which it cannot change (wake_at),
  * which makes the pre-pass a comparison for warps that wait.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "gpu/sm_int.h"
@@ -208,6 +209,11 @@ static inline uint8_t sm_probe(struct sm *s, struct sm_warp *w, unsigned slot, s
     /* what a repeated probe answers (a missed-load dependency turns into
        DataCacheMiss after its first cycle) */
     w->rep_reason = r == STALL_DATA && w->chk_seq && w->chk_seq == w->prev_pending ? STALL_DATA_CACHE_MISS : r;
+    /* what the policies see of it (sm_view_probe; the DataCacheMiss turn does not change it) */
+    w->rep_view[0] = r == STALL_NONE;
+    w->rep_view[1] = w->rep_mem;
+    w->rep_view[2] = r == STALL_SYNC;
+    w->rep_view[3] = r == STALL_DATA && w->chk_seq != 0;   /* chk_seq names the missed load it waits for */
     return w->rep_reason;
 }
 
@@ -383,14 +389,21 @@ static int sm_visit_order(struct sm *s, struct sm_sched *sc, int n, int *tmp)
     return k;
 }
 
-/* the view fields that come from a probe */
+/* the view fields that come from a probe: those sm_probe made with answer r */
+_Static_assert(offsetof(struct warp_view, waiting_mem) == offsetof(struct warp_view, ready) + 1 &&
+                   offsetof(struct warp_view, at_barrier) == offsetof(struct warp_view, ready) + 2 &&
+                   offsetof(struct warp_view, waiting_miss) == offsetof(struct warp_view, ready) + 3,
+               "the probe's view fields are written as one");
 static inline void sm_view_probe(struct warp_view *v, const struct sm_warp *w, uint8_t r)
 {
-    v->ready = r == STALL_NONE;
-    v->at_barrier = r == STALL_SYNC;
-    v->waiting_mem = w->rep_mem;
-    /* chk_seq names the missed load the dependency waits for (set by the check the answer came from) */
-    v->waiting_miss = (r == STALL_DATA || r == STALL_DATA_CACHE_MISS) && w->chk_seq != 0;
+#ifdef WARPSIM_SLOW_CHECKS
+    SIM_ASSERT(w->rep_view[0] == (r == STALL_NONE) && w->rep_view[1] == w->rep_mem &&
+               w->rep_view[2] == (r == STALL_SYNC) &&
+               w->rep_view[3] == ((r == STALL_DATA || r == STALL_DATA_CACHE_MISS) && w->chk_seq != 0));
+#else
+    (void)r;
+#endif
+    memcpy(&v->ready, w->rep_view, sizeof w->rep_view);
 }
 
 /* warp_view.age_rank for policies with needs_rank: older live warps of the
@@ -489,7 +502,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
     /* what the probes change, restored when a full cycle has to run: a warp the full cycle does
        not visit must keep the answer of its last probe (a cached answer is exact only until an
        event the SM does not wake it for, such as the L1D reporting its load's miss) */
-    struct { sim_cycle wake_at; uint32_t chk_seq; uint8_t rep_reason, rep_mem; } saved[SM_MAX_WARPS];
+    struct { sim_cycle wake_at; uint32_t chk_seq; uint8_t rep_reason, rep_mem, rep_view[4]; } saved[SM_MAX_WARPS];
     uint64_t ldst_wait = s->ldst_wait;
     /* the frozen cycle's counts are every live warp's sm_count with its answer (no answer changes
        while frozen but by these probes): only the due warps' parts change */
@@ -502,6 +515,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
         saved[slot].chk_seq = w->chk_seq;
         saved[slot].rep_reason = w->rep_reason;
         saved[slot].rep_mem = w->rep_mem;
+        memcpy(saved[slot].rep_view, w->rep_view, sizeof w->rep_view);
         sm_count(s, &old, w, w->rep_reason);
         if (sm_probe(s, w, slot, now) == STALL_NONE) {
             for (uint64_t b = due & ((2ull << slot) - 1); b; b &= b - 1) {
@@ -511,6 +525,7 @@ static bool sm_refreeze(struct sm *s, struct sm_sched *sc, sim_cycle now, struct
                 o->chk_seq = saved[k].chk_seq;
                 o->rep_reason = saved[k].rep_reason;
                 o->rep_mem = saved[k].rep_mem;
+                memcpy(o->rep_view, saved[k].rep_view, sizeof o->rep_view);
             }
             s->ldst_wait = ldst_wait;
             return false;

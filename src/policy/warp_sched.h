@@ -39,11 +39,14 @@ struct warp_view {
     uint32_t cta_linear;       /* the CTA's linear id in the grid */
     uint64_t age;              /* dispatch order on this SM (smaller = older) */
     uint8_t valid;             /* has a live warp */
+    /* the answer of the warp's last probe (ready .. waiting_miss: written together) */
     uint8_t ready;             /* would issue if visited now */
     uint8_t waiting_mem;       /* blocked on a pending load */
     uint8_t at_barrier;
+    uint8_t waiting_miss;      /* blocked on a load that missed the L1 (a long-latency wait; a
+                                  subset of waiting_mem, which also covers hits and shared memory) */
     uint8_t cta_paused;        /* its CTA is paused by the CTA policy (deprioritise, never starve) */
-    uint8_t pad_[3];
+    uint8_t pad_[2];
     uint32_t pc;               /* next instruction */
     uint64_t issued;           /* warp instructions issued so far */
     sim_cycle start;           /* addition: core cycle the warp was dispatched to the SM */
@@ -51,9 +54,7 @@ struct warp_view {
     uint16_t warp_in_cta;      /* the warp's index in its CTA (the per-warp file's "warp") */
     uint16_t age_rank;         /* needs_rank: live warps on the whole SM (every scheduler) that are
                                   older and not waiting at a barrier (refreshed each cycle) */
-    uint8_t waiting_miss;      /* blocked on a load that missed the L1 (a long-latency wait; a
-                                  subset of waiting_mem, which also covers hits and shared memory) */
-    uint8_t pad2_[3];
+    uint8_t pad2_[4];
 };
 
 struct cta_locality;   /* policy/cta_sched.h */
