@@ -46,7 +46,9 @@ struct sm_warp {
     uint16_t ib_count;                  /* decoded instructions in the ibuffer, the first is nx */
     uint8_t at_bar;                     /* the executor holds it at a barrier (pw->status, cached) */
     uint8_t rep_view[4];                /* ...and its view's ready, waiting_mem, at_barrier, waiting_miss */
-    uint8_t pad_[3];
+    uint8_t unit_stage;                 /* its last check reached the functional unit, and it has not
+                                           issued since (sm_check) */
+    uint8_t pad_[2];
     sim_cycle busy_until;               /* every register write scheduled so far is done by then */
     uint32_t pending_loads;             /* loads not yet written back (their registers: SIM_NEVER) */
     uint32_t chk_seq;                   /* this cycle's probe: load sequence of a missed-load dependency */

@@ -103,6 +103,19 @@ static sim_cycle sm_unit_free(const sim_cycle *u, unsigned n, sim_cycle now, int
     return best;
 }
 
+/* Debug builds: a warp whose check may start at the unit still passes the stages before it. */
+static void sm_check_pre_unit(const struct sm_warp *w, sim_cycle now)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    SIM_ASSERT(!w->at_bar && now >= w->redirect_until && w->ib_count > 0 && w->nx_valid);
+    for (unsigned i = 0; i < (unsigned)w->nx.nsrc + w->nx.ndst; i++)
+        SIM_ASSERT(w->rel[i < w->nx.nsrc ? w->nx.src[i] : w->nx.dst[i - w->nx.nsrc]] <= now);
+#else
+    (void)w;
+    (void)now;
+#endif
+}
+
 /* Could warp w issue now?  The first reason it cannot, in Algorithm 2's
    order: Sync, CtrlHazard (the ibuffer is empty because a branch redirected
    it), Fetch (ibuffer otherwise empty), data hazard (reason DATA; chk_seq
@@ -113,6 +126,15 @@ static uint8_t sm_check(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycl
 {
     w->chk_seq = 0;
     w->rep_mem = 0;
+    if (w->unit_stage) {
+        /* what the stages before the unit check stays true until the warp issues: only its own
+           issues hold a barrier, redirect it, take from its ibuffer or reserve its registers (a
+           load's completion releases registers that were held, which the check did not pass).
+           The warps waiting for a busy LD/ST unit are re-checked each time it changes. */
+        sm_fetch_update(w, now);
+        sm_check_pre_unit(w, now);
+        goto unit;
+    }
     if (w->at_bar) {
         w->wake_at = SIM_NEVER;   /* woken by the CTA's barrier and exit instructions */
         return STALL_SYNC;
@@ -161,6 +183,8 @@ static uint8_t sm_check(struct sm *s, struct sm_warp *w, unsigned slot, sim_cycl
         w->wake_at = until;   /* SIM_NEVER while a load is outstanding: its completion wakes the warp */
         return STALL_DATA;
     }
+    w->unit_stage = 1;
+unit:;
     int idx;
     sim_cycle fr;
     switch (w->unit) {
@@ -343,6 +367,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
         return;
     }
     w->ib_count--;
+    w->unit_stage = 0;
     s->fetch_cand |= 1ull << slot;
     s->lanes_busy_until = now + s->warp_passes;
     w->insns++;
