@@ -689,19 +689,18 @@ static int sm_sched_cycle(struct sm *s, struct sm_sched *sc, sim_cycle now, stru
     }
     uint64_t visited = 0;
     if (rot >= 0) {
-        /* a rotation: the live warps from j = rot up, then from 0 (only a warp's own probe can
-           take it out of the live mask, and none joins during the cycle) */
-        uint64_t from_rot = sc->live_j & (~0ull << rot);
-        uint64_t m = from_rot ? from_rot : sc->live_j;
+        /* a rotation: the live warps from j = rot up, then those below rot (only a warp's own
+           probe can take it out of the live mask, and none joins during the cycle, so both ranges
+           can be taken first) */
+        const uint64_t range[2] = {sc->live_j & (~0ull << rot), sc->live_j & ~(~0ull << rot)};
         for (int pass = 0; pass < 2 && !s->faulted; pass++) {
-            for (; m && !s->faulted; m &= m - 1) {
+            for (uint64_t m = range[pass]; m && !s->faulted; m &= m - 1) {
                 unsigned j = (unsigned)__builtin_ctzll(m);
                 unsigned slot = sc->id + j * s->n_sched;
                 visited |= 1ull << slot;
                 if (sm_visit(s, sc, j, slot, now, cnt))
                     return sm_sched_issue(s, sc, slot, 0, now);
             }
-            m = from_rot ? sc->live_j & ~(~0ull << rot) : 0;   /* below rot, if not visited above */
         }
     } else {
         for (int i = 0; i < n && !s->faulted; i++) {
