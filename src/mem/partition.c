@@ -114,6 +114,8 @@ struct mem_partition {
     uint64_t *waiters;
     unsigned wcap;
     uint64_t dram_out;        /* requests of this sub-partition in to_dram or the channel */
+    uint8_t *busy;            /* PART_BUSY_* (partition_publish_busy), or busy_own */
+    uint8_t busy_own;
     /* addresses used only as markers in mem_req.cookie of requests this
        sub-partition allocated itself (no SM-owned cookie can equal them) */
     char tag_fill, tag_wb;
@@ -162,6 +164,7 @@ struct mem_partition *partition_new(struct arena *a, const struct gpu_config *g,
     p->dram = dram;
     p->map = map;
     p->pool = pool;
+    p->busy = &p->busy_own;
     p->line_size = cc.line_size;
     p->write_through = cc.wr != CW_WRITE_BACK;   /* global writes: only a write-back L2 absorbs them */
     p->hit_latency = g->l2_hit_latency;
@@ -225,6 +228,7 @@ void partition_push(struct mem_partition *p, struct mem_req *r, sim_cycle now_co
     r->is_reply = 0;
     r->l2_hit = 0;
     p->st.requests++;
+    *p->busy |= PART_BUSY_L2;
     if (p->rop_core && r->source != MRS_L1T) {   /* texture reads skip the ROP queue, as in GPGPU-Sim */
         SIM_ASSERT(!fifo_full(&p->rop_in));
         fifo_push(&p->rop_in, r, (now_core + p->rop_core) * p->ps_core);
@@ -258,6 +262,7 @@ static void part_to_dram(struct mem_partition *p, struct mem_req *r)
     SIM_ASSERT(!fifo_full(&p->to_dram));
     fifo_push(&p->to_dram, r, 0);
     p->dram_out++;
+    *p->busy |= PART_BUSY_DRAM;
 }
 
 /* A request allocated here (line fill or write-back), routed back by cookie. */
@@ -392,6 +397,13 @@ static void part_output(struct mem_partition *p, sim_cycle now)
     fifo_push(&p->reply, r, 0);
 }
 
+/* Has partition_cycle_l2 anything to do (PART_BUSY_L2)? */
+static bool part_l2_busy(const struct mem_partition *p)
+{
+    return !fifo_empty(&p->in) || !fifo_empty(&p->rop) || !fifo_empty(&p->from_dram) || p->stage_n ||
+           (p->rop_core && !fifo_empty(&p->rop_in)) || fifo_full(&p->reply);
+}
+
 void partition_cycle_l2(struct mem_partition *p, sim_cycle now_l2)
 {
     if (fifo_full(&p->reply)) {
@@ -403,6 +415,8 @@ void partition_cycle_l2(struct mem_partition *p, sim_cycle now_l2)
     part_output(p, now_l2);
     if (p->rop_core && !fifo_full(&p->in) && fifo_peek(&p->rop_in, now_l2 * p->ps_l2))
         fifo_push(&p->in, fifo_pop(&p->rop_in), 0);
+    if (!part_l2_busy(p))
+        *p->busy &= (uint8_t)~PART_BUSY_L2;
 }
 
 void partition_cycle_dram(struct mem_partition *p, sim_cycle now_dram)
@@ -413,11 +427,15 @@ void partition_cycle_dram(struct mem_partition *p, sim_cycle now_dram)
             break;
         SIM_ASSERT(p->dram_out > 0);
         p->dram_out--;
-        if (r->type == MRT_WRITE)
+        if (r->type == MRT_WRITE) {
             mem_req_free(p->pool, r);   /* write-back done, or a write that went through */
-        else
+        } else {
             fifo_push(&p->from_dram, r, 0);
+            *p->busy |= PART_BUSY_L2;
+        }
     }
+    if (!p->dram_out)   /* to_dram and the latency queue are empty too */
+        *p->busy &= (uint8_t)~PART_BUSY_DRAM;
     struct fifo *src = &p->to_dram;
     sim_cycle when = now_dram;   /* what the source queue's ready stamps are compared with */
     if (p->dram_core) {
@@ -486,4 +504,20 @@ sim_cycle partition_next_event_dram(const struct mem_partition *p, sim_cycle now
         return SIM_NEVER;
     sim_ps r = fifo_next_ready(&p->dram_lat);
     return sim_max((r + p->ps_dram - 1) / p->ps_dram, now_dram);
+}
+
+void partition_publish_busy(struct mem_partition *p, uint8_t *flags)
+{
+    *flags = (uint8_t)((p->dram_out ? PART_BUSY_DRAM : 0u) | (part_l2_busy(p) ? PART_BUSY_L2 : 0u));
+    p->busy = flags;
+}
+
+void partition_check_busy(const struct mem_partition *p)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    SIM_ASSERT(!(*p->busy & PART_BUSY_DRAM) == !p->dram_out);
+    SIM_ASSERT((*p->busy & PART_BUSY_L2) || !part_l2_busy(p));
+#else
+    (void)p;
+#endif
 }

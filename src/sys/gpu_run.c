@@ -434,18 +434,43 @@ static bool dispatch(struct gpu *g, sim_cycle now)
 
 /* ---- domain ticks ------------------------------------------------------------------ */
 
+/* Debug builds (WARPSIM_SLOW_CHECKS): what the partitions published is what their queues hold. */
+static void check_part_busy(const struct gpu *g)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    for (unsigned p = 0; p < g->n_parts; p++)
+        partition_check_busy(g->part[p]);
+#else
+    (void)g;
+#endif
+}
+
+/* A channel, and a sub-partition's DRAM and L2 sides, are ticked only when the partitions publish
+   work for them (PART_BUSY_*); an idle channel keeps only its cycle count. */
 static void tick_dram(struct gpu *g, sim_cycle c)
 {
-    for (unsigned ch = 0; ch < g->n_chan; ch++)
-        dram_cycle(g->dram[ch], c);
+    check_part_busy(g);
+    unsigned nsub = g->n_parts / g->n_chan;
+    for (unsigned ch = 0; ch < g->n_chan; ch++) {
+        unsigned busy = 0;
+        for (unsigned k = 0; k < nsub; k++)
+            busy |= g->part_busy[ch * nsub + k];
+        if (busy & PART_BUSY_DRAM)
+            dram_cycle(g->dram[ch], c);
+        else
+            dram_cycle_idle(g->dram[ch], c);
+    }
     for (unsigned p = 0; p < g->n_parts; p++)
-        partition_cycle_dram(g->part[p], c);
+        if (g->part_busy[p] & PART_BUSY_DRAM)
+            partition_cycle_dram(g->part[p], c);
 }
 
 static void tick_l2(struct gpu *g, sim_cycle c)
 {
+    check_part_busy(g);
     for (unsigned p = 0; p < g->n_parts; p++)
-        partition_cycle_l2(g->part[p], c);
+        if (g->part_busy[p] & PART_BUSY_L2)
+            partition_cycle_l2(g->part[p], c);
 }
 
 /* Returns true when a packet moved (progress for the watchdog). */

@@ -42,6 +42,9 @@ struct sys {
     struct mem_partition *p;
     sim_cycle t;            /* next cycle to simulate */
     int hold_replies;
+    int gated;              /* tick only what the partition publishes as busy (partition_publish_busy) */
+    uint8_t busy;
+    uint64_t skipped_l2, skipped_dram;
     sim_cycle reply_at[MAXID];
     unsigned reply_count[MAXID];
     unsigned nreplies;
@@ -116,9 +119,24 @@ static struct mem_req *send_core(struct sys *s, enum mem_req_type type, uint64_t
 static void step(struct sys *s)
 {
     sim_cycle t = s->t;
-    dram_cycle(s->d, t);
-    partition_cycle_dram(s->p, t);
-    partition_cycle_l2(s->p, t);
+    if (s->gated) {   /* as the GPU's run loop does */
+        partition_check_busy(s->p);
+        if (s->busy & PART_BUSY_DRAM) {
+            dram_cycle(s->d, t);
+            partition_cycle_dram(s->p, t);
+        } else {
+            dram_cycle_idle(s->d, t);
+            s->skipped_dram++;
+        }
+        if (s->busy & PART_BUSY_L2)
+            partition_cycle_l2(s->p, t);
+        else
+            s->skipped_l2++;
+    } else {
+        dram_cycle(s->d, t);
+        partition_cycle_dram(s->p, t);
+        partition_cycle_l2(s->p, t);
+    }
     if (!s->hold_replies) {
         struct mem_req *r;
         while ((r = partition_peek_reply(s->p, t)) != NULL) {
@@ -554,6 +572,74 @@ TEST(partition_idle_skipping_is_exact) { idle_skip_check(0, 0); }
 
 /* the same with GPGPU-Sim's ROP and DRAM latency queues on */
 TEST(partition_idle_skipping_is_exact_with_latency_queues) { idle_skip_check(9, 23); }
+
+/* Ticking only what the partition publishes as busy gives the same replies, counters and DRAM
+   statistics as ticking everything every cycle, with and without the latency queues, while the
+   network holds replies back (a full reply queue) and while requests pause. */
+static void busy_gating_check(unsigned rop, unsigned dram)
+{
+    enum { N = 600 };
+    static uint64_t addr[N];
+    static uint8_t type[N];
+    static sim_cycle at[N];
+    static uint32_t ids1[N], ids2[N];
+    uint64_t seed = 7;
+    sim_cycle t = 0;
+    for (unsigned i = 0; i < N; i++) {
+        t += lcg(&seed) % 4 == 0 ? lcg(&seed) % 300 : lcg(&seed) % 3;
+        at[i] = t;
+        unsigned k = lcg(&seed) % 10;
+        type[i] = (uint8_t)(k < 6 ? MRT_READ : k < 9 ? MRT_WRITE : MRT_ATOMIC);
+        addr[i] = (uint64_t)(lcg(&seed) % 64) * 128 + ((uint64_t)(lcg(&seed) % 4) << 16);
+    }
+    static struct sys a, b;
+    struct sys *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        struct sys *x = both[k];
+        sys_init(x, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
+        if (rop || dram) {
+            x->g.l2_rop_latency = rop;
+            x->g.dram_latency = dram;
+            x->g.ps_core = x->g.ps_l2 = x->g.ps_dram = 1000;
+            x->d = dram_new(x->a, &x->g, 0);
+            x->p = partition_new(x->a, &x->g, 0, x->d, &x->map, &x->pool);
+        }
+    }
+    b.gated = 1;
+    partition_publish_busy(b.p, &b.busy);
+    CHECK_EQ_INT(b.busy, 0);
+    unsigned next[2] = {0, 0};
+    uint32_t *ids[2] = {ids1, ids2};
+    for (sim_cycle c = 0; c < at[N - 1] + 3000; c++) {
+        for (int k = 0; k < 2; k++) {
+            struct sys *x = both[k];
+            x->hold_replies = (c / 50) % 4 == 0;
+            while (next[k] < N && at[next[k]] <= x->t && !partition_full(x->p)) {
+                ids[k][next[k]] = send(x, type[next[k]], addr[next[k]])->id;
+                next[k]++;
+            }
+            step(x);
+        }
+    }
+    CHECK_EQ_INT(next[1], N);
+    unsigned diff = 0;
+    for (unsigned i = 0; i < N; i++)
+        if (ids1[i] != ids2[i] || a.reply_at[ids1[i]] != b.reply_at[ids2[i]] ||
+            a.reply_count[ids1[i]] != b.reply_count[ids2[i]])
+            diff++;
+    CHECK_EQ_INT(diff, 0);
+    CHECK(memcmp(partition_get_stats(a.p), partition_get_stats(b.p), sizeof(struct partition_stats)) == 0);
+    CHECK(memcmp(dram_get_stats(a.d), dram_get_stats(b.d), sizeof(struct dram_stats)) == 0);
+    CHECK(partition_get_stats(a.p)->reply_stall > 0);
+    CHECK(!partition_busy(b.p));
+    CHECK_EQ_INT(b.busy, 0);
+    CHECK(b.skipped_l2 > 1000 && b.skipped_dram > 1000);   /* it did skip */
+    sys_free(&a);
+    sys_free(&b);
+}
+
+TEST(partition_busy_gating_is_exact) { busy_gating_check(0, 0); }
+TEST(partition_busy_gating_is_exact_with_latency_queues) { busy_gating_check(9, 23); }
 
 TEST(partition_stats_registered)
 {
