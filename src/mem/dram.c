@@ -390,12 +390,14 @@ void dram_cycle(struct dram_channel *d, sim_cycle now)
     d->st.total_cycles = now + 1;
 }
 
-void dram_cycle_idle(struct dram_channel *d, sim_cycle now)
+void dram_cycle_idle(struct dram_channel *const *d, unsigned n, sim_cycle now)
 {
-    SIM_DASSERT(!d->qlen && !d->ndone && (!d->have_last || now > d->last_now));
-    d->have_last = 1;
-    d->last_now = now;
-    d->st.total_cycles = now + 1;
+    for (unsigned i = 0; i < n; i++) {
+        SIM_DASSERT(!d[i]->qlen && !d[i]->ndone && (!d[i]->have_last || now > d[i]->last_now));
+        d[i]->have_last = 1;
+        d[i]->last_now = now;
+        d[i]->st.total_cycles = now + 1;
+    }
 }
 
 static sim_cycle dram_done_at(const struct dram_channel *d, const struct dram_done *l, int is_write)

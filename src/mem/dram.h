@@ -53,8 +53,8 @@ bool dram_full(const struct dram_channel *d);
 void dram_push(struct dram_channel *d, struct mem_req *r, const struct dram_loc *loc, sim_cycle now);
 /* Advance one DRAM cycle. */
 void dram_cycle(struct dram_channel *d, sim_cycle now);
-/* dram_cycle of a channel that holds no request (queued or done): only the cycle's bookkeeping. */
-void dram_cycle_idle(struct dram_channel *d, sim_cycle now);
+/* dram_cycle of n channels that hold no request (queued or done): only the cycle's bookkeeping. */
+void dram_cycle_idle(struct dram_channel *const *d, unsigned n, sim_cycle now);
 /* A finished request whose return delay has elapsed, or NULL. */
 struct mem_req *dram_pop_done(struct dram_channel *d, sim_cycle now);
 /* Earliest DRAM cycle at which something can happen (SIM_NEVER when idle). */

@@ -142,7 +142,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->sm = arena_alloc(a, sizeof *g->sm * g->n_sms);
     g->dram = arena_alloc(a, sizeof *g->dram * g->n_chan);
     g->part = arena_alloc(a, sizeof *g->part * g->n_parts);
-    g->part_busy = arena_alloc(a, g->n_parts);
+    g->part_busy = arena_alloc(a, (g->n_parts + 7u) & ~7u);   /* whole words for part_busy_any */
     g->views = arena_alloc(a, sizeof *g->views * g->n_sms);
     g->cta_track_per_sm = 2 * (c->max_cta_per_core ? c->max_cta_per_core : 1);
     g->cta_track = arena_alloc(a, sizeof *g->cta_track * g->n_sms * g->cta_track_per_sm);
@@ -152,6 +152,8 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->smt = arena_alloc(a, sizeof *g->smt * g->n_sms);
     g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
     g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
+    if (g->part_busy)
+        memset(g->part_busy, 0, (g->n_parts + 7u) & ~7u);
     if (!g->sm || !g->dram || !g->part || !g->part_busy || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->res_since ||
         !g->active_warps || !g->smt || !g->hist || !g->cta_state)
         goto oom;

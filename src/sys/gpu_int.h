@@ -144,7 +144,8 @@ struct gpu {
     struct sm_times *smt;              /* [n_sms] what each SM publishes for the run loop (sm_set_times_slot) */
     struct dram_channel **dram;        /* [n_chan] */
     struct mem_partition **part;       /* [n_parts] */
-    uint8_t *part_busy;                /* [n_parts] what each partition publishes (PART_BUSY_*) */
+    uint8_t *part_busy;                /* [n_parts, zeros to a multiple of 8] what each partition
+                                          publishes (PART_BUSY_*) */
     struct icnt *req_net, *rep_net;
 
     /* clocks: cyc[d] = number of the next edge of domain d, at time cyc[d] * per[d] */

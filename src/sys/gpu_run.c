@@ -445,11 +445,28 @@ static void check_part_busy(const struct gpu *g)
 #endif
 }
 
+/* Does any partition publish `flag`?  (Eight at a time.) */
+static bool part_busy_any(const struct gpu *g, unsigned flag)
+{
+    uint64_t m = 0x0101010101010101ull * flag;
+    for (unsigned i = 0; i < g->n_parts; i += 8) {
+        uint64_t w;
+        memcpy(&w, g->part_busy + i, sizeof w);
+        if (w & m)
+            return true;
+    }
+    return false;
+}
+
 /* A channel, and a sub-partition's DRAM and L2 sides, are ticked only when the partitions publish
    work for them (PART_BUSY_*); an idle channel keeps only its cycle count. */
 static void tick_dram(struct gpu *g, sim_cycle c)
 {
     check_part_busy(g);
+    if (!part_busy_any(g, PART_BUSY_DRAM)) {
+        dram_cycle_idle(g->dram, g->n_chan, c);
+        return;
+    }
     unsigned nsub = g->n_parts / g->n_chan;
     for (unsigned ch = 0; ch < g->n_chan; ch++) {
         unsigned busy = 0;
@@ -458,7 +475,7 @@ static void tick_dram(struct gpu *g, sim_cycle c)
         if (busy & PART_BUSY_DRAM)
             dram_cycle(g->dram[ch], c);
         else
-            dram_cycle_idle(g->dram[ch], c);
+            dram_cycle_idle(&g->dram[ch], 1, c);
     }
     for (unsigned p = 0; p < g->n_parts; p++)
         if (g->part_busy[p] & PART_BUSY_DRAM)
@@ -468,6 +485,8 @@ static void tick_dram(struct gpu *g, sim_cycle c)
 static void tick_l2(struct gpu *g, sim_cycle c)
 {
     check_part_busy(g);
+    if (!part_busy_any(g, PART_BUSY_L2))
+        return;
     for (unsigned p = 0; p < g->n_parts; p++)
         if (g->part_busy[p] & PART_BUSY_L2)
             partition_cycle_l2(g->part[p], c);

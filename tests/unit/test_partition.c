@@ -125,7 +125,7 @@ static void step(struct sys *s)
             dram_cycle(s->d, t);
             partition_cycle_dram(s->p, t);
         } else {
-            dram_cycle_idle(s->d, t);
+            dram_cycle_idle(&s->d, 1, t);
             s->skipped_dram++;
         }
         if (s->busy & PART_BUSY_L2)
