@@ -395,6 +395,7 @@ static void part_output(struct mem_partition *p, sim_cycle now)
         return;
     r->is_reply = 1;
     fifo_push(&p->reply, r, 0);
+    *p->busy |= PART_BUSY_REPLY;
 }
 
 /* Has partition_cycle_l2 anything to do (PART_BUSY_L2)? */
@@ -470,6 +471,8 @@ void partition_pop_reply(struct mem_partition *p)
 {
     fifo_pop(&p->reply);
     p->st.replies++;
+    if (fifo_empty(&p->reply))
+        *p->busy &= (uint8_t)~PART_BUSY_REPLY;
 }
 
 bool partition_busy(const struct mem_partition *p)
@@ -508,7 +511,8 @@ sim_cycle partition_next_event_dram(const struct mem_partition *p, sim_cycle now
 
 void partition_publish_busy(struct mem_partition *p, uint8_t *flags)
 {
-    *flags = (uint8_t)((p->dram_out ? PART_BUSY_DRAM : 0u) | (part_l2_busy(p) ? PART_BUSY_L2 : 0u));
+    *flags = (uint8_t)((p->dram_out ? PART_BUSY_DRAM : 0u) | (part_l2_busy(p) ? PART_BUSY_L2 : 0u) |
+                       (fifo_empty(&p->reply) ? 0u : PART_BUSY_REPLY));
     p->busy = flags;
 }
 
@@ -517,6 +521,7 @@ void partition_check_busy(const struct mem_partition *p)
 #ifdef WARPSIM_SLOW_CHECKS
     SIM_ASSERT(!(*p->busy & PART_BUSY_DRAM) == !p->dram_out);
     SIM_ASSERT((*p->busy & PART_BUSY_L2) || !part_l2_busy(p));
+    SIM_ASSERT(!(*p->busy & PART_BUSY_REPLY) == fifo_empty(&p->reply));
 #else
     (void)p;
 #endif

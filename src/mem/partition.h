@@ -79,10 +79,12 @@ sim_cycle partition_next_event_dram(const struct mem_partition *p, sim_cycle now
    request of this sub-partition is in its DRAM queue, the DRAM latency queue or the channel
    (partition_cycle_dram, and dram_cycle of its channel, have work), PART_BUSY_L2 while
    partition_cycle_l2 has (a request in the input, ROP, return or reply-stage queues, or a full
-   reply queue, which it counts as a stall every L2 cycle).  Calling the cycle functions of a
+   reply queue, which it counts as a stall every L2 cycle), PART_BUSY_REPLY while its reply queue
+   holds a reply for the interconnect.  Calling the cycle functions of a
    partition whose flag is clear does nothing but what dram_cycle_idle does for the channel. */
 #define PART_BUSY_DRAM 1u
 #define PART_BUSY_L2 2u
+#define PART_BUSY_REPLY 4u   /* a reply for the interconnect (partition_peek_reply) */
 void partition_publish_busy(struct mem_partition *p, uint8_t *flags);
 /* Debug builds (WARPSIM_SLOW_CHECKS): the flags match the queues. */
 void partition_check_busy(const struct mem_partition *p);

@@ -105,6 +105,7 @@ void icnt_count_delivery(struct icnt *n, unsigned dst, uint64_t lat, uint64_t fl
         n->st.lat_max = lat;
     n->dst_packets[dst]++;
     n->dst_lat[dst] += lat;
+    n->waiting++;
 }
 
 bool icnt_can_push(const struct icnt *n, unsigned src, uint32_t bytes) { return n->ops->can_push(n, src, bytes); }
@@ -118,7 +119,14 @@ void icnt_cycle(struct icnt *n, sim_cycle now) { n->ops->cycle(n, now); }
 
 struct mem_req *icnt_peek(const struct icnt *n, unsigned dst) { return n->ops->peek(n, dst); }
 
-void icnt_pop(struct icnt *n, unsigned dst) { n->ops->pop(n, dst); }
+void icnt_pop(struct icnt *n, unsigned dst)
+{
+    n->ops->pop(n, dst);
+    SIM_ASSERT(n->waiting > 0);
+    n->waiting--;
+}
+
+bool icnt_any_delivered(const struct icnt *n) { return n->waiting > 0; }
 
 bool icnt_busy(const struct icnt *n) { return n->ops->busy(n); }
 

@@ -97,6 +97,8 @@ void icnt_cycle(struct icnt *n, sim_cycle now);
 struct mem_req *icnt_peek(const struct icnt *n, unsigned dst);
 void icnt_pop(struct icnt *n, unsigned dst);
 bool icnt_busy(const struct icnt *n);
+/* Has any destination a delivered packet (icnt_peek would return one for some dst)? */
+bool icnt_any_delivered(const struct icnt *n);
 sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now);
 
 #endif

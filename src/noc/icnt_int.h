@@ -28,6 +28,7 @@ struct icnt {
     struct icnt_stats st;
     unsigned n_dst;
     uint64_t *dst_packets, *dst_lat;   /* per destination, [n_dst] */
+    uint64_t waiting;                  /* delivered packets not yet popped, all destinations */
 };
 
 /* Fills the header's shared part; false when the per-destination counters cannot be allocated. */

@@ -499,9 +499,9 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     /* the networks move first, so a packet delivered in this cycle is taken in this cycle */
     icnt_cycle(g->req_net, c);
     icnt_cycle(g->rep_net, c);
-    /* an idle crossbar has nothing to deliver (and a crossbar that empties while it delivers has
+    /* only delivered packets can be taken (and a crossbar whose last delivered packet is taken has
        nothing for the endpoints after) */
-    bool rep_busy = icnt_busy(g->rep_net);
+    bool rep_busy = icnt_any_delivered(g->rep_net);
     for (unsigned i = 0; rep_busy && i < g->n_sms; i++) {
         struct mem_req *r = icnt_peek(g->rep_net, i);
         if (r && sm_can_take_reply(g->sm[i])) {
@@ -519,6 +519,7 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
     }
     /* replies to the CPU cores (core endpoints after the SMs): a core always takes its data */
     sim_cycle cpu_now = g->cyc[GD_CPU] ? g->cyc[GD_CPU] - 1 : 0;
+    rep_busy = rep_busy && icnt_any_delivered(g->rep_net);
     for (unsigned i = 0; g->cpu_active && rep_busy && i < g->n_cpus; i++) {
         struct mem_req *r = icnt_peek(g->rep_net, g->n_sms + i);
         if (!r)
@@ -531,7 +532,7 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         k->next = 0;   /* ticked at the next CPU edge */
         moved = true;
     }
-    bool req_busy = icnt_busy(g->req_net);
+    bool req_busy = icnt_any_delivered(g->req_net);
     for (unsigned p = 0; req_busy && p < g->n_parts; p++) {
         struct mem_req *r = icnt_peek(g->req_net, p);
         if (r && !partition_full(g->part[p])) {
@@ -542,7 +543,10 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
             g->ctr_stall_dramfull++;   /* gpu_stall_dramfull */
         }
     }
-    for (unsigned p = 0; p < g->n_parts; p++) {
+    bool replies = part_busy_any(g, PART_BUSY_REPLY);
+    for (unsigned p = 0; replies && p < g->n_parts; p++) {
+        if (!(g->part_busy[p] & PART_BUSY_REPLY))
+            continue;
         struct mem_req *r = partition_peek_reply(g->part[p], now_core);
         if (!r)
             continue;

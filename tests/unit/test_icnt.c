@@ -88,6 +88,7 @@ TEST(icnt_lone_one_flit_latency)
     CHECK(icnt_can_push(t.n, 0, 32));
     icnt_push(t.n, 0, 2, &t.r[7], 32, 100);
     CHECK(icnt_busy(t.n));
+    CHECK(!icnt_any_delivered(t.n));   /* in the network, not yet at its output */
     /* pushed at 100: crossing is possible from 101 */
     CHECK_EQ_U64(icnt_next_event(t.n, 100), 101);
     icnt_cycle(t.n, 100);   /* same cycle as the push: nothing may cross yet */
@@ -99,6 +100,7 @@ TEST(icnt_lone_one_flit_latency)
     sim_cycle arr = run_until_arrival(t.n, 2, 102, 200);
     CHECK_EQ_U64(arr, 100 + 1 + 5);
     CHECK(icnt_peek(t.n, 2) == &t.r[7]);
+    CHECK(icnt_any_delivered(t.n));
     CHECK(icnt_peek(t.n, 0) == NULL);
     CHECK(icnt_peek(t.n, 1) == NULL);
     /* waiting for the consumer is not a network event */
@@ -107,6 +109,7 @@ TEST(icnt_lone_one_flit_latency)
     icnt_pop(t.n, 2);
     CHECK(icnt_peek(t.n, 2) == NULL);
     CHECK(!icnt_busy(t.n));
+    CHECK(!icnt_any_delivered(t.n));
     const struct icnt_stats *st = icnt_get_stats(t.n);
     CHECK_EQ_U64(st->packets, 1);
     CHECK_EQ_U64(st->flits, 1);

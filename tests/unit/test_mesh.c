@@ -381,6 +381,16 @@ static void saturate(const struct gpu_config *g, unsigned n_sm, unsigned n_mem, 
         icnt_cycle(req, c);
         icnt_cycle(rep, c);
         o->calls++;
+        /* icnt_any_delivered says whether some output has a packet to take */
+        bool any_rep = false, any_req = false;
+        for (unsigned i = 0; i < n_sm; i++)
+            any_rep |= icnt_peek(rep, i) != NULL;
+        for (unsigned p = 0; p < n_mem; p++)
+            any_req |= icnt_peek(req, p) != NULL;
+        if (any_rep != icnt_any_delivered(rep) || any_req != icnt_any_delivered(req)) {
+            T_FAIL_("cycle %" PRIu64 ": icnt_any_delivered disagrees with the outputs", c);
+            break;
+        }
         /* SMs take replies when their gate is open */
         for (unsigned i = 0; i < n_sm; i++) {
             struct mem_req *q = icnt_peek(rep, i);
