@@ -221,6 +221,7 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     for (int d = 0; d < GD_COUNT; d++) {
         g->cyc[d] = 0;
         g->last_tick[d] = SIM_NEVER;
+        gpu_set_edge(g, d);
     }
     g->idle_skip = true;
     unsigned nt = gpu_threads_for(c->threads, g->n_sms);

@@ -152,6 +152,7 @@ struct gpu {
     sim_ps per[GD_COUNT];
     sim_cycle cyc[GD_COUNT];
     sim_cycle last_tick[GD_COUNT];     /* last cycle ticked (SIM_NEVER before the first) */
+    sim_ps edge[GD_COUNT];             /* time of edge cyc[d] (gpu_set_edge) */
     bool idle_skip;
     uint64_t skips, skipped_core_cycles;   /* how often / how far time jumped */
 
@@ -289,5 +290,12 @@ void gpu_gather(const struct gpu *g, uint64_t *v, sim_cycle boundary);
 /* Time-series row for the cycles since the last sample, up to `boundary`. */
 void gpu_ts_sample(struct gpu *g, sim_cycle boundary, int final);
 void gpu_warp_done(void *user, const struct warp_record *r);
+
+/* The time of domain d's next edge, cyc[d] * per[d], kept beside cyc[d] (the run loop asks for it
+   several times per edge); the CPU domain has no edges without CPU cores. */
+static inline void gpu_set_edge(struct gpu *g, int d)
+{
+    g->edge[d] = d == GD_CPU && !g->cpu_active ? SIM_NEVER : g->cyc[d] * g->per[d];
+}
 
 #endif

@@ -61,7 +61,17 @@ static inline uint32_t reply_bytes(const struct mem_req *r)
 }
 static inline sim_ps edge_time(const struct gpu *g, int d)
 {
-    return d == GD_CPU && !g->cpu_active ? SIM_NEVER : g->cyc[d] * g->per[d];   /* no CPU domain without cores */
+#ifdef WARPSIM_SLOW_CHECKS
+    SIM_ASSERT(g->edge[d] == (d == GD_CPU && !g->cpu_active ? SIM_NEVER : g->cyc[d] * g->per[d]));
+#endif
+    return g->edge[d];
+}
+
+/* Domain d ticked its edge cyc[d]: the next one. */
+static inline void clock_step(struct gpu *g, int d)
+{
+    g->last_tick[d] = g->cyc[d]++;
+    gpu_set_edge(g, d);
 }
 
 unsigned gpu_kernel_count(const struct gpu *g) { return g->nkernels; }
@@ -1033,15 +1043,15 @@ static bool tick_memory_edges(struct gpu *g, sim_ps T, sim_cycle now_core)
     bool moved = false;
     if (edge_time(g, GD_DRAM) == T) {
         tick_dram(g, g->cyc[GD_DRAM]);
-        g->last_tick[GD_DRAM] = g->cyc[GD_DRAM]++;
+        clock_step(g, GD_DRAM);
     }
     if (edge_time(g, GD_L2) == T) {
         tick_l2(g, g->cyc[GD_L2]);
-        g->last_tick[GD_L2] = g->cyc[GD_L2]++;
+        clock_step(g, GD_L2);
     }
     if (edge_time(g, GD_ICNT) == T) {
         moved = tick_icnt(g, g->cyc[GD_ICNT], now_core);
-        g->last_tick[GD_ICNT] = g->cyc[GD_ICNT]++;
+        clock_step(g, GD_ICNT);
     }
     return moved;
 }
@@ -1051,8 +1061,10 @@ static void advance_to(struct gpu *g, sim_ps tn)
 {
     for (int d = 0; d < GD_COUNT; d++) {
         sim_cycle nc = (tn + g->per[d] - 1) / g->per[d];
-        if (nc > g->cyc[d])
+        if (nc > g->cyc[d]) {
             g->cyc[d] = nc;
+            gpu_set_edge(g, d);
+        }
     }
 }
 
@@ -1088,10 +1100,10 @@ static int run_cpus(struct gpu *g, bool warm, char *msg, size_t n)
         if (edge_time(g, GD_CPU) == T) {
             if (tick_cpus(g, g->cyc[GD_CPU]))
                 last_progress = now_core;
-            g->last_tick[GD_CPU] = g->cyc[GD_CPU]++;
+            clock_step(g, GD_CPU);
         }
         if (edge_time(g, GD_CORE) == T)
-            g->last_tick[GD_CORE] = g->cyc[GD_CORE]++;
+            clock_step(g, GD_CORE);
         if (g->cfg.deadlock_cycles && now_core - last_progress >= g->cfg.deadlock_cycles) {
             if (!cpu_error(g, msg, n)) {
                 char head[256];
@@ -1284,7 +1296,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
             last_progress = now_core;
         if (edge_time(g, GD_CPU) == T) {
             tick_cpus(g, g->cyc[GD_CPU]);
-            g->last_tick[GD_CPU] = g->cyc[GD_CPU]++;
+            clock_step(g, GD_CPU);
         }
         if (edge_time(g, GD_CORE) == T) {
             sim_cycle c = g->cyc[GD_CORE];
@@ -1292,8 +1304,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
                 last_progress = c;
             else
                 skip_ok = true;   /* only a core cycle without progress can start an idle stretch */
-            g->last_tick[GD_CORE] = c;
-            g->cyc[GD_CORE]++;
+            clock_step(g, GD_CORE);
             account_cycles(g, c, c + 1, kstart);
             end = c;
             bool fault = grid->err != 0;
