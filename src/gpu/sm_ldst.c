@@ -187,38 +187,40 @@ static unsigned sm_distinct(const struct warp_inst *wi, uint64_t base, struct sm
 }
 
 /* Shared-memory passes: the most distinct words one bank must deliver
-   (atomics: the most lane-words on one bank, they serialise). */
+   (atomics: the most lane-words on one bank, they serialise).  Each bank keeps a chain of the
+   distinct words it was asked for, so that a repeated word (a broadcast) is found among its
+   bank's words only. */
 static unsigned sm_bank_passes(const struct sm *s, const struct warp_inst *wi, bool atomic)
 {
     uint64_t words[SM_MAX_BLOCKS];
-    unsigned n = 0;
+    uint16_t next[SM_MAX_BLOCKS];
+    uint16_t head[SM_MAX_BLOCKS];   /* per bank: first word + 1, 0 = none */
+    unsigned cnt[SM_MAX_BLOCKS];
+    unsigned nb = s->g->shmem_num_banks ? s->g->shmem_num_banks : 32;
+    unsigned banks = nb < SM_MAX_BLOCKS ? nb : SM_MAX_BLOCKS;
+    bool pow2 = (nb & (nb - 1)) == 0;
+    memset(head, 0, sizeof(uint16_t) * banks);
+    memset(cnt, 0, sizeof(unsigned) * banks);
     uint32_t size = wi->access_size ? wi->access_size : 4;
+    unsigned n = 0, seen = 0, passes = 1;   /* words kept; lane-words looked at (at most SM_MAX_BLOCKS) */
     for (uint32_t m = wi->active_mask; m; m &= m - 1) {
         uint64_t off = wi->addr[__builtin_ctz(m)] & (PTX_WIN_SIZE - 1);
-        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2 && n < SM_MAX_BLOCKS; w++)
-            words[n++] = w;
-    }
-    /* insertion sort: n is 32 for the usual one-word access */
-    for (unsigned i = 1; i < n; i++) {
-        uint64_t v = words[i];
-        unsigned j = i;
-        while (j > 0 && words[j - 1] > v) {
-            words[j] = words[j - 1];
-            j--;
+        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2 && seen < SM_MAX_BLOCKS; w++, seen++) {
+            unsigned b = (unsigned)(pow2 ? w & (nb - 1) : w % nb) % banks;
+            if (!atomic) {
+                unsigned k = head[b];
+                while (k && words[k - 1] != w)
+                    k = next[k - 1];
+                if (k)
+                    continue;   /* broadcast: the bank delivers the word once */
+            }
+            words[n] = w;
+            next[n] = head[b];
+            head[b] = (uint16_t)(n + 1);
+            n++;
+            if (++cnt[b] > passes)
+                passes = cnt[b];
         }
-        words[j] = v;
-    }
-    unsigned nb = s->g->shmem_num_banks ? s->g->shmem_num_banks : 32;
-    unsigned cnt[SM_MAX_BLOCKS];
-    unsigned banks = nb < SM_MAX_BLOCKS ? nb : SM_MAX_BLOCKS;
-    memset(cnt, 0, sizeof(unsigned) * banks);
-    unsigned passes = 1;
-    for (unsigned i = 0; i < n; i++) {
-        if (!atomic && i > 0 && words[i] == words[i - 1])
-            continue;   /* broadcast */
-        unsigned b = (unsigned)(words[i] % nb) % banks;
-        if (++cnt[b] > passes)
-            passes = cnt[b];
     }
     return passes;
 }

@@ -275,6 +275,22 @@ static const char k_shared[] = HDR
     "  exit;\n"                          /* 7 */
     "}\n";
 
+/* lanes in pairs: lane i reads (or atomically adds to) the word at (i / 2) * s bytes */
+static const char k_shared_pairs[] = HDR
+    ".visible .entry k(.param .u32 s)\n{\n"
+    "  .reg .b32 %r<9>;\n"
+    "  .shared .align 4 .b8 buf[4096];\n"
+    "  ld.param.u32 %r1, [s];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  shr.u32 %r8, %r2, 1;\n"
+    "  mul.lo.u32 %r3, %r8, %r1;\n"
+    "  mov.u32 %r4, buf;\n"
+    "  add.u32 %r5, %r4, %r3;\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  atom.shared.add.u32 %r7, [%r5], 1;\n"
+    "  exit;\n"
+    "}\n";
+
 static const char k_coalesce[] = HDR
     ".visible .entry k(.param .u64 p, .param .u32 s)\n{\n"
     "  .reg .b32 %r<8>;\n"
@@ -483,6 +499,29 @@ TEST(shared_memory_bank_conflicts)
     CHECK_EQ_U64(gap, lat + 31);
     CHECK_EQ_U64(shared_run(0, &gap), 0);     /* broadcast */
     CHECK_EQ_U64(gap, lat);
+}
+
+/* Bank conflicts of k_shared_pairs: the load's and the atomic's together. */
+static uint64_t shared_pairs_run(unsigned stride)
+{
+    struct rig r;
+    if (rig_open(&r, k_shared_pairs, 32, 1, no_over, NULL) != 0)
+        return UINT64_MAX;
+    memcpy(r.params, &stride, 4);
+    uint64_t c = UINT64_MAX;
+    if (rig_run(&r, false, 10000) == 0)
+        c = sm_get_metrics(r.sm)->shmem_bank_conflicts;
+    rig_close(&r);
+    return c;
+}
+
+/* A word read by two lanes is delivered once (a broadcast); an atomic serialises every lane. */
+TEST(shared_memory_bank_conflicts_broadcast_pairs)
+{
+    CHECK_EQ_U64(shared_pairs_run(4), 0 + 1);       /* 16 words in 16 banks; the atomic: 2 lanes per bank */
+    CHECK_EQ_U64(shared_pairs_run(8), 0 + 1);       /* 16 words in the even banks, one each */
+    CHECK_EQ_U64(shared_pairs_run(128), 15 + 31);   /* 16 words in bank 0; the atomic: 32 lane-words */
+    CHECK_EQ_U64(shared_pairs_run(0), 0 + 31);      /* one word for every lane */
 }
 
 static int coalesce_run(unsigned stride, const char *sector, uint64_t *reqs, uint64_t *reads)
