@@ -142,6 +142,7 @@ struct gpu {
     unsigned n_sms, n_parts, n_chan;
     struct sm **sm;
     struct sm_times *smt;              /* [n_sms] what each SM publishes for the run loop (sm_set_times_slot) */
+    sim_cycle out_min;                 /* at most every smt[i].out: only an SM's tick queues a request */
     struct dram_channel **dram;        /* [n_chan] */
     struct mem_partition **part;       /* [n_parts] */
     uint8_t *part_busy;                /* [n_parts, zeros to a multiple of 8] what each partition

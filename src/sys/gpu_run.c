@@ -570,18 +570,26 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         icnt_push(g->rep_net, p, r->sm, r, bytes, c);
         moved = true;
     }
-    for (unsigned i = 0; i < g->n_sms; i++) {
-        /* the head's ready cycle as the SM published it: most SMs have nothing to send */
-        if (g->smt[i].out > now_core)
-            continue;
-        struct mem_req *r = sm_peek_request(g->sm[i], now_core);
-        uint32_t bytes = req_bytes(r);
-        if (!icnt_can_push(g->req_net, i, bytes))
-            continue;
-        SIM_ASSERT(r->partition < g->n_parts);
-        sm_pop_request(g->sm[i]);
-        icnt_push(g->req_net, i, r->partition, r, bytes, c);
-        moved = true;
+    /* the SMs' requests: none is ready before out_min (and the scan makes it exact again) */
+    if (now_core >= g->out_min) {
+        sim_cycle m = SIM_NEVER;
+        for (unsigned i = 0; i < g->n_sms; i++) {
+            /* the head's ready cycle as the SM published it: most SMs have nothing to send */
+            if (g->smt[i].out > now_core) {
+                m = sim_min(m, g->smt[i].out);
+                continue;
+            }
+            struct mem_req *r = sm_peek_request(g->sm[i], now_core);
+            uint32_t bytes = req_bytes(r);
+            if (icnt_can_push(g->req_net, i, bytes)) {
+                SIM_ASSERT(r->partition < g->n_parts);
+                sm_pop_request(g->sm[i]);
+                icnt_push(g->req_net, i, r->partition, r, bytes, c);
+                moved = true;
+            }
+            m = sim_min(m, g->smt[i].out);
+        }
+        g->out_min = m;
     }
     /* the CPU cores' L2 misses and write-backs, to the slice their address maps to */
     for (unsigned i = 0; g->cpu_active && i < g->n_cpus; i++) {
@@ -663,8 +671,10 @@ static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
                 prog |= g->due_rc[i] == SM_PROGRESS;
         }
     }
-    for (unsigned j = 0; j < g->ndue; j++)
+    for (unsigned j = 0; j < g->ndue; j++) {
         sm_fold_counts(g->sm[g->due[j]], &g->grid->cnt);
+        g->out_min = sim_min(g->out_min, g->smt[g->due[j]].out);
+    }
     return prog;
 }
 
@@ -679,6 +689,7 @@ static void check_sm_times(const struct gpu *g, sim_cycle c)
         SIM_ASSERT((c >= t->due) == sm_due(g->sm[i], c));
         SIM_ASSERT(e == (t->evt == SIM_NEVER ? SIM_NEVER : sim_max(t->evt, c + 1)));
         SIM_ASSERT((c >= t->out) == (sm_peek_request(g->sm[i], c) != NULL));
+        SIM_ASSERT(g->out_min <= t->out);
     }
 #else
     (void)g;
@@ -710,8 +721,10 @@ static bool tick_core(struct gpu *g, sim_cycle c)
         prog |= tick_sms_parallel(g, c);
     else
         for (unsigned i = 0; i < g->n_sms; i++)
-            if (c >= g->smt[i].due)
+            if (c >= g->smt[i].due) {
                 prog |= sm_cycle(g->sm[i], c);
+                g->out_min = sim_min(g->out_min, g->smt[i].out);
+            }
     /* limits: the policy's update when due (its views count this cycle), then
        pausing / resuming.  Neither counts as progress: they only reorder
        issue, and a policy toggling them must not hide a deadlock. */
