@@ -516,29 +516,39 @@ static void play(struct sys *s, const uint64_t *addr, const uint8_t *type, const
     }
 }
 
-static void idle_skip_check(unsigned rop, unsigned dram)
+/* A random request stream of n requests: one gap in `every` is a pause of up to `pause` cycles, the
+   others are under `step_max`; reads, writes and atomics over 64 lines in four rows.  The ids the
+   two systems of a comparison gave them go in ids1 and ids2. */
+enum { TRAFFIC_MAX = 600 };
+struct traffic {
+    uint64_t addr[TRAFFIC_MAX];
+    uint8_t type[TRAFFIC_MAX];
+    sim_cycle at[TRAFFIC_MAX];
+    uint32_t ids1[TRAFFIC_MAX], ids2[TRAFFIC_MAX];
+};
+
+static void random_traffic(uint64_t seed, unsigned n, unsigned every, unsigned pause, unsigned step_max,
+                           struct traffic *tr)
 {
-    enum { N = 400 };
-    static uint64_t addr[N];
-    static uint8_t type[N];
-    static sim_cycle at[N];
-    static uint32_t ids1[N], ids2[N];
-    uint64_t seed = 99;
+    SIM_ASSERT(n <= TRAFFIC_MAX);
     sim_cycle t = 0;
-    for (unsigned i = 0; i < N; i++) {
-        t += lcg(&seed) % 3 == 0 ? lcg(&seed) % 400 : lcg(&seed) % 4;
-        at[i] = t;
+    for (unsigned i = 0; i < n; i++) {
+        t += lcg(&seed) % every == 0 ? lcg(&seed) % pause : lcg(&seed) % step_max;
+        tr->at[i] = t;
         unsigned k = lcg(&seed) % 10;
-        type[i] = (uint8_t)(k < 6 ? MRT_READ : k < 9 ? MRT_WRITE : MRT_ATOMIC);
-        addr[i] = (uint64_t)(lcg(&seed) % 64) * 128 + ((uint64_t)(lcg(&seed) % 4) << 16);
+        tr->type[i] = (uint8_t)(k < 6 ? MRT_READ : k < 9 ? MRT_WRITE : MRT_ATOMIC);
+        tr->addr[i] = (uint64_t)(lcg(&seed) % 64) * 128 + ((uint64_t)(lcg(&seed) % 4) << 16);
     }
-    static struct sys a, b;
-    sys_init(&a, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
-    sys_init(&b, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
-    if (rop || dram) {
-        struct sys *both[2] = {&a, &b};
-        for (int k = 0; k < 2; k++) {
-            struct sys *x = both[k];
+}
+
+/* Two identical systems, with GPGPU-Sim's ROP and DRAM latency queues when rop or dram. */
+static void sys_pair_init(struct sys *a, struct sys *b, unsigned rop, unsigned dram)
+{
+    struct sys *both[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        struct sys *x = both[k];
+        sys_init(x, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
+        if (rop || dram) {
             x->g.l2_rop_latency = rop;
             x->g.dram_latency = dram;
             x->g.ps_core = x->g.ps_l2 = x->g.ps_dram = 1000;
@@ -546,14 +556,30 @@ static void idle_skip_check(unsigned rop, unsigned dram)
             x->p = partition_new(x->a, &x->g, 0, x->d, &x->map, &x->pool);
         }
     }
-    play(&a, addr, type, at, N, 0, ids1);
-    play(&b, addr, type, at, N, 1, ids2);
+}
+
+/* Requests of the same stream whose reply came at another cycle or another number of times. */
+static unsigned reply_diffs(const struct sys *a, const struct sys *b, const uint32_t *ids1, const uint32_t *ids2,
+                            unsigned n)
+{
     unsigned diff = 0;
-    for (unsigned i = 0; i < N; i++)
-        if (ids1[i] != ids2[i] || a.reply_at[ids1[i]] != b.reply_at[ids2[i]] ||
-            a.reply_count[ids1[i]] != b.reply_count[ids2[i]])
+    for (unsigned i = 0; i < n; i++)
+        if (ids1[i] != ids2[i] || a->reply_at[ids1[i]] != b->reply_at[ids2[i]] ||
+            a->reply_count[ids1[i]] != b->reply_count[ids2[i]])
             diff++;
-    CHECK_EQ_INT(diff, 0);
+    return diff;
+}
+
+static void idle_skip_check(unsigned rop, unsigned dram)
+{
+    enum { N = 400 };
+    static struct traffic tr;
+    random_traffic(99, N, 3, 400, 4, &tr);
+    static struct sys a, b;
+    sys_pair_init(&a, &b, rop, dram);
+    play(&a, tr.addr, tr.type, tr.at, N, 0, tr.ids1);
+    play(&b, tr.addr, tr.type, tr.at, N, 1, tr.ids2);
+    CHECK_EQ_INT(reply_diffs(&a, &b, tr.ids1, tr.ids2, N), 0);
     const struct partition_stats *pa = partition_get_stats(a.p), *pb = partition_get_stats(b.p);
     CHECK(memcmp(pa, pb, sizeof *pa) == 0);
     CHECK_EQ_INT(pa->replies, pb->replies);
@@ -579,55 +605,29 @@ TEST(partition_idle_skipping_is_exact_with_latency_queues) { idle_skip_check(9, 
 static void busy_gating_check(unsigned rop, unsigned dram)
 {
     enum { N = 600 };
-    static uint64_t addr[N];
-    static uint8_t type[N];
-    static sim_cycle at[N];
-    static uint32_t ids1[N], ids2[N];
-    uint64_t seed = 7;
-    sim_cycle t = 0;
-    for (unsigned i = 0; i < N; i++) {
-        t += lcg(&seed) % 4 == 0 ? lcg(&seed) % 300 : lcg(&seed) % 3;
-        at[i] = t;
-        unsigned k = lcg(&seed) % 10;
-        type[i] = (uint8_t)(k < 6 ? MRT_READ : k < 9 ? MRT_WRITE : MRT_ATOMIC);
-        addr[i] = (uint64_t)(lcg(&seed) % 64) * 128 + ((uint64_t)(lcg(&seed) % 4) << 16);
-    }
+    static struct traffic tr;
+    random_traffic(7, N, 4, 300, 3, &tr);
     static struct sys a, b;
+    sys_pair_init(&a, &b, rop, dram);
     struct sys *both[2] = {&a, &b};
-    for (int k = 0; k < 2; k++) {
-        struct sys *x = both[k];
-        sys_init(x, "8:128:4,L:B:m:W:L,A:8:2,4", 4, 2, 4);
-        if (rop || dram) {
-            x->g.l2_rop_latency = rop;
-            x->g.dram_latency = dram;
-            x->g.ps_core = x->g.ps_l2 = x->g.ps_dram = 1000;
-            x->d = dram_new(x->a, &x->g, 0);
-            x->p = partition_new(x->a, &x->g, 0, x->d, &x->map, &x->pool);
-        }
-    }
     b.gated = 1;
     partition_publish_busy(b.p, &b.busy);
     CHECK_EQ_INT(b.busy, 0);
     unsigned next[2] = {0, 0};
-    uint32_t *ids[2] = {ids1, ids2};
-    for (sim_cycle c = 0; c < at[N - 1] + 3000; c++) {
+    uint32_t *ids[2] = {tr.ids1, tr.ids2};
+    for (sim_cycle c = 0; c < tr.at[N - 1] + 3000; c++) {
         for (int k = 0; k < 2; k++) {
             struct sys *x = both[k];
             x->hold_replies = (c / 50) % 4 == 0;
-            while (next[k] < N && at[next[k]] <= x->t && !partition_full(x->p)) {
-                ids[k][next[k]] = send(x, type[next[k]], addr[next[k]])->id;
+            while (next[k] < N && tr.at[next[k]] <= x->t && !partition_full(x->p)) {
+                ids[k][next[k]] = send(x, tr.type[next[k]], tr.addr[next[k]])->id;
                 next[k]++;
             }
             step(x);
         }
     }
     CHECK_EQ_INT(next[1], N);
-    unsigned diff = 0;
-    for (unsigned i = 0; i < N; i++)
-        if (ids1[i] != ids2[i] || a.reply_at[ids1[i]] != b.reply_at[ids2[i]] ||
-            a.reply_count[ids1[i]] != b.reply_count[ids2[i]])
-            diff++;
-    CHECK_EQ_INT(diff, 0);
+    CHECK_EQ_INT(reply_diffs(&a, &b, tr.ids1, tr.ids2, N), 0);
     CHECK(memcmp(partition_get_stats(a.p), partition_get_stats(b.p), sizeof(struct partition_stats)) == 0);
     CHECK(memcmp(dram_get_stats(a.d), dram_get_stats(b.d), sizeof(struct dram_stats)) == 0);
     CHECK(partition_get_stats(a.p)->reply_stall > 0);
