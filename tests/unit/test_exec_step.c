@@ -47,12 +47,12 @@ struct rig {
     uint64_t in, out;
 };
 
-static int rig_open(struct rig *r, unsigned threads)
+static int rig_open_ptx(struct rig *r, const char *ptx, unsigned threads)
 {
     memset(r, 0, sizeof *r);
     struct ptx_error e;
     memset(&e, 0, sizeof e);
-    r->m = ptx_parse(step_ptx, sizeof step_ptx - 1, "step.ptx", &e);
+    r->m = ptx_parse(ptx, strlen(ptx), "step.ptx", &e);
     if (!r->m || ptx_cfg_analyze(r->m, &e) || ptx_kinfo_build(r->m, ptx_find_func(r->m, "k"), &r->ki, &e)) {
         fprintf(stderr, "  %s:%u:%u: %s\n", e.file, e.line, e.col, e.msg);
         return -1;
@@ -77,6 +77,8 @@ static int rig_open(struct rig *r, unsigned threads)
     g->num_sms = 1;
     return ptx_grid_init(g);
 }
+
+static int rig_open(struct rig *r, unsigned threads) { return rig_open_ptx(r, step_ptx, threads); }
 
 static void rig_close(struct rig *r)
 {
@@ -165,6 +167,92 @@ TEST(step_round_robin_with_warp_inst)
         CHECK_EQ_U64(out[t], t * 2 + (t < 10 ? 1 : 100));
     /* warp 0 issued 14 + 1 (the extra path) instructions, warp 1 14 */
     CHECK_EQ_U64(r.g.cnt.warp_insns, 15 + 14);
+    ptx_cta_free(&c);
+    rig_close(&r);
+}
+
+/* k(in, out): out[tid] = inc(in[tid]) through a called function (a frame above the entry's) */
+static const char call_ptx[] =
+    ".version 7.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".func (.param .b32 r) inc(.param .b32 x)\n"
+    "{\n"
+    "  .reg .b32 %q<3>;\n"
+    "  ld.param.b32 %q1, [x];\n"
+    "  add.u32 %q2, %q1, 1;\n"
+    "  st.param.b32 [r], %q2;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r3, [%rd4];\n"
+    "  {\n"
+    "  .param .b32 a;\n"
+    "  st.param.b32 [a], %r3;\n"
+    "  .param .b32 b;\n"
+    "  call.uni (b), inc, (a);\n"
+    "  ld.param.b32 %r2, [b];\n"
+    "  }\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd5], %r2;\n"
+    "  ret;\n"
+    "}\n";
+
+/* A peek from the instruction's prepared part (ptx_peek_prepare) is the peek worked out from the
+   instruction itself, in the entry and in a called function's frame, whose register keys follow
+   the caller's. */
+TEST(peek_templates_match_the_instruction)
+{
+    struct rig r;
+    REQUIRE(rig_open_ptx(&r, call_ptx, 32) == 0);
+    for (uint32_t i = 0; i < r.m->nfuncs; i++)
+        REQUIRE(r.m->funcs[i].ninsns == 0 || r.m->funcs[i].peek != NULL);
+    struct ptx_cta c;
+    REQUIRE(ptx_cta_alloc(&c, &r.g) == 0);
+    uint32_t id[3] = {0, 0, 0};
+    ptx_cta_start(&c, id);
+    struct ptx_warp *w = &c.warps[0];
+    unsigned steps = 0, in_callee = 0, bad = 0;
+    uint32_t entry_regs = r.m->funcs[r.ki.func].nregs;
+    while (w->status == PTX_WARP_READY && steps < 100) {
+        struct ptx_peek a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        REQUIRE(ptx_warp_peek(w, &a) == PTX_WARP_READY);
+        struct ptx_peek_tmpl *saved[8];
+        REQUIRE(r.m->nfuncs <= 8);
+        for (uint32_t i = 0; i < r.m->nfuncs; i++) {
+            saved[i] = r.m->funcs[i].peek;
+            r.m->funcs[i].peek = NULL;
+        }
+        REQUIRE(ptx_warp_peek(w, &b) == PTX_WARP_READY);
+        for (uint32_t i = 0; i < r.m->nfuncs; i++)
+            r.m->funcs[i].peek = saved[i];
+        if (a.insn != b.insn || a.pc != b.pc || a.func != b.func || a.cls != b.cls || a.lat_class != b.lat_class ||
+            a.space != b.space || a.ndst != b.ndst || a.nsrc != b.nsrc ||
+            memcmp(a.dst, b.dst, sizeof a.dst[0] * a.ndst) != 0 || memcmp(a.src, b.src, sizeof a.src[0] * a.nsrc) != 0)
+            bad++;
+        if (a.func != r.ki.func && (a.ndst ? a.dst[0] : a.src[0]) >= entry_regs)
+            in_callee++;   /* the callee's keys start above the entry's registers */
+        struct warp_inst wi;
+        REQUIRE(ptx_warp_step(w, &wi) != PTX_WARP_FAULT);
+        steps++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(in_callee >= 3);
+    CHECK_EQ_INT(w->status, PTX_WARP_EXITED);
+    const uint32_t *out = (const uint32_t *)(const void *)ptx_mem_ptr(&r.mem, r.out, 32 * 4);
+    REQUIRE(out != NULL);
+    for (unsigned t = 0; t < 32; t++)
+        CHECK_EQ_U64(out[t], t * 2 + 1);
     ptx_cta_free(&c);
     rig_close(&r);
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/arena.h"
+#include "ptx_exec.h"
 #include "ptx_ir.h"
 
 struct cfg {
@@ -258,5 +259,8 @@ int ptx_cfg_analyze(struct ptx_module *m, struct ptx_error *err)
     for (uint32_t i = 0; i < m->nfuncs; i++)
         if (cfg_func(m, &m->funcs[i], err))
             return -1;
+    /* the per-instruction part of the timing model's peeks, made once here for every warp */
+    if (ptx_peek_prepare(m) != 0)
+        return cfg_error(err, m, NULL, "out of memory");
     return 0;
 }

@@ -329,6 +329,17 @@ struct ptx_peek {
     uint32_t src[PTX_PEEK_MAX_SRC];  /* register keys read, guard predicate included */
 };
 
+/* The part of a peek that depends only on the instruction (registers as the function's own
+   numbers: a peek adds the frame's base). */
+struct ptx_peek_tmpl {
+    uint8_t cls, lat_class, space, ndst, nsrc;
+    uint32_t dst[PTX_PEEK_MAX_DST];
+    uint32_t src[PTX_PEEK_MAX_SRC];
+};
+/* Fill every function's peek templates (ptx_func.peek); called by ptx_cfg_analyze.  0, or -1 when
+   out of memory. */
+int ptx_peek_prepare(struct ptx_module *m);
+
 /* Describe the instruction the warp would execute next, without executing it.
    Settles the warp's reconvergence stack first (exactly what the next
    ptx_warp_step would do before executing), so it can finish a warp whose

@@ -6,6 +6,8 @@
  */
 #include "ptx_exec_int.h"
 
+#include "core/arena.h"
+
 static bool peek_has_dst(enum ptx_opcode op)
 {
     switch (op) {
@@ -48,8 +50,8 @@ static void peek_add(uint32_t *arr, uint8_t *n, unsigned cap, int32_t r, uint32_
    operands that are written; sources: every other register, address bases
    and the guard), plus what the operands do not show: the carry flag of
    .cc / addc-style instructions and the argument / return registers of a
-   call. */
-static void peek_regs(const struct ptx_func *f, const struct ptx_insn *in, uint32_t base, struct ptx_peek *p)
+   call.  Keys are the function's register numbers plus `base`. */
+static void peek_regs(const struct ptx_func *f, const struct ptx_insn *in, uint32_t base, struct ptx_peek_tmpl *p)
 {
     p->ndst = p->nsrc = 0;
     if (in->op == PO_CALL) {
@@ -94,6 +96,30 @@ static void peek_regs(const struct ptx_func *f, const struct ptx_insn *in, uint3
     peek_add(p->src, &p->nsrc, PTX_PEEK_MAX_SRC, in->guard, base);
 }
 
+static void peek_tmpl_fill(const struct ptx_func *f, const struct ptx_insn *in, struct ptx_peek_tmpl *t)
+{
+    t->cls = (uint8_t)ptx_exec_wi_class((enum ptx_iclass)in->iclass);
+    t->lat_class = (uint8_t)ptx_insn_lat_class(in);
+    t->space = (uint8_t)ptx_exec_wi_space((enum ptx_iclass)in->iclass);
+    peek_regs(f, in, 0, t);
+}
+
+int ptx_peek_prepare(struct ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        struct ptx_func *f = &m->funcs[i];
+        f->peek = NULL;
+        if (!f->ninsns)
+            continue;
+        f->peek = arena_alloc((struct arena *)m->arena, sizeof *f->peek * f->ninsns);
+        if (!f->peek)
+            return -1;
+        for (uint32_t k = 0; k < f->ninsns; k++)
+            peek_tmpl_fill(f, &f->insns[k], &f->peek[k]);
+    }
+    return 0;
+}
+
 int ptx_warp_peek(struct ptx_warp *w, struct ptx_peek *p)
 {
     p->insn = NULL;
@@ -108,14 +134,24 @@ int ptx_warp_peek(struct ptx_warp *w, struct ptx_peek *p)
         fr = exec_frame(w);
         top = &w->simt[w->sp - 1];
     }
-    const struct ptx_insn *in = &fr->f->insns[top->pc];
+    const struct ptx_func *f = fr->f;
+    const struct ptx_insn *in = &f->insns[top->pc];
     p->insn = in;
     p->pc = top->pc;
     p->func = fr->fidx;
-    p->cls = (uint8_t)ptx_exec_wi_class((enum ptx_iclass)in->iclass);
-    p->lat_class = (uint8_t)ptx_insn_lat_class(in);
-    p->space = (uint8_t)ptx_exec_wi_space((enum ptx_iclass)in->iclass);
+    struct ptx_peek_tmpl own;
+    const struct ptx_peek_tmpl *t = f->peek ? &f->peek[top->pc] : &own;
+    if (!f->peek)   /* a module ptx_cfg_analyze did not see */
+        peek_tmpl_fill(f, in, &own);
+    p->cls = t->cls;
+    p->lat_class = t->lat_class;
+    p->space = t->space;
+    p->ndst = t->ndst;
+    p->nsrc = t->nsrc;
     uint32_t base = (uint32_t)((size_t)(fr->regs - w->regstack) / PTX_WARP_SIZE);
-    peek_regs(fr->f, in, base, p);
+    for (unsigned i = 0; i < t->ndst; i++)
+        p->dst[i] = base + t->dst[i];
+    for (unsigned i = 0; i < t->nsrc; i++)
+        p->src[i] = base + t->src[i];
     return PTX_WARP_READY;
 }

@@ -269,6 +269,8 @@ struct ptx_call {
     uint8_t *ret_is_reg;
 };
 
+struct ptx_peek_tmpl;   /* ptx_exec.h */
+
 struct ptx_func {
     const char *name;
     bool is_entry;
@@ -294,6 +296,9 @@ struct ptx_func {
        immediate post-dominator (reconvergence point of a branch there);
        ninsns means "function exit". */
     int32_t *ipdom;
+    /* filled by ptx_cfg_analyze() (ptx_peek_prepare in ptx_exec.h): what ptx_warp_peek reports of
+       every instruction that does not depend on the warp, so that it is worked out once */
+    struct ptx_peek_tmpl *peek;
     /* resource use recorded from ptxas -v (workloads/NAME/NAME.ptxas), 0 = unknown */
     uint32_t ptxas_regs, ptxas_smem, ptxas_lmem, ptxas_cmem;
 };
