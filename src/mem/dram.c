@@ -379,24 +379,28 @@ static void dram_account(struct dram_channel *d, sim_cycle now)
     }
 }
 
+/* The bookkeeping of every cycle the owner ticks, busy or idle. */
+static inline void dram_note_cycle(struct dram_channel *d, sim_cycle now)
+{
+    d->have_last = 1;
+    d->last_now = now;
+    d->st.total_cycles = now + 1;
+}
+
 void dram_cycle(struct dram_channel *d, sim_cycle now)
 {
     SIM_ASSERT(!d->have_last || now > d->last_now);
     dram_schedule(d, now);
     if (d->qlen || d->ndone)
         dram_account(d, now);   /* also covers cycles the owner skipped */
-    d->have_last = 1;
-    d->last_now = now;
-    d->st.total_cycles = now + 1;
+    dram_note_cycle(d, now);
 }
 
 void dram_cycle_idle(struct dram_channel *const *d, unsigned n, sim_cycle now)
 {
     for (unsigned i = 0; i < n; i++) {
         SIM_DASSERT(!d[i]->qlen && !d[i]->ndone && (!d[i]->have_last || now > d[i]->last_now));
-        d[i]->have_last = 1;
-        d[i]->last_now = now;
-        d[i]->st.total_cycles = now + 1;
+        dram_note_cycle(d[i], now);
     }
 }
 
