@@ -334,6 +334,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->max_ctas = sm_compute_max_ctas(s, grid);
     s->resident = 0;
     s->live = s->drain = s->fetch_cand = 0;
+    s->fetch_quiet = false;
     s->fetch_rr = 0;
     s->faulted = false;
     s->any_paused = false;
@@ -569,7 +570,7 @@ void sm_launch_cta(struct sm *s, uint64_t cta_linear, sim_cycle now)
         w->fetch_func = (uint16_t)g->ki->func;
         w->exp_func = w->fetch_func;
         s->live |= 1ull << slot;
-        s->fetch_cand |= 1ull << slot;
+        sm_fetch_wake(s, slot);
         s->sched[slot % s->n_sched].live |= 1ull << slot;
         s->sched[slot % s->n_sched].live_j |= 1ull << s->slot_j[slot];
         s->sched[slot % s->n_sched].dirty = 1;

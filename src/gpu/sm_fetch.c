@@ -48,7 +48,7 @@ void sm_warp_redirect(struct sm *s, struct sm_warp *w, sim_cycle now)
     w->fetch_pc = w->nx.pc;
     w->redirect_until = now + s->g->branch_latency;
     sm_warp_wake(s, (unsigned)(w - s->warp), 0);
-    s->fetch_cand |= 1ull << (unsigned)(w - s->warp);
+    sm_fetch_wake(s, (unsigned)(w - s->warp));
 }
 
 void sm_fetch_filled(struct sm *s, uint64_t token, sim_cycle now)
@@ -62,7 +62,7 @@ void sm_fetch_filled(struct sm *s, uint64_t token, sim_cycle now)
         return;   /* the warp was redirected (or left) since: a stale fill */
     sm_fetch_deliver(s, w, sm_code_addr(s, w->fetch_func, w->fetch_pc), now);
     sm_warp_wake(s, slot, 0);
-    s->fetch_cand |= 1ull << slot;
+    sm_fetch_wake(s, slot);
 }
 
 /* 1: the warp's fetch started (hit or miss); 0: blocked (no queue space, reservation failure) */
@@ -97,8 +97,40 @@ static int sm_fetch_one(struct sm *s, unsigned slot, struct sm_warp *w, sim_cycl
     }
 }
 
+/* Debug builds (WARPSIM_SLOW_CHECKS): a quiet fetch stage's candidates all wait for a decode or
+   a redirect, and fetch_next is the earliest of those times (what a scan would find). */
+static void sm_fetch_check_quiet(const struct sm *s, sim_cycle now)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    unsigned ibsz = s->g->ibuffer_size ? s->g->ibuffer_size : 1;
+    sim_cycle t = SIM_NEVER;
+    for (uint64_t m = s->live & s->fetch_cand; m; m &= m - 1) {
+        const struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
+        if (w->fetch_state == SMF_DECODE) {
+            SIM_ASSERT(w->ib_ready_at > now);
+            t = sim_min(t, w->ib_ready_at);
+        } else {
+            SIM_ASSERT(w->fetch_state == SMF_IDLE && w->ib_count < ibsz &&
+                       w->fetch_pc < s->grid->mod->funcs[w->fetch_func].ninsns && now < w->redirect_until);
+            t = sim_min(t, w->redirect_until);
+        }
+    }
+    SIM_ASSERT(t == s->fetch_next && !s->fetch_blocked);
+#else
+    (void)s;
+    (void)now;
+#endif
+}
+
 void sm_fetch_cycle(struct sm *s, sim_cycle now)
 {
+    /* nothing changed since a scan that found nothing to start before fetch_next: it would find
+       the same again */
+    if (s->fetch_quiet && now < s->fetch_next) {
+        sm_fetch_check_quiet(s, now);
+        return;
+    }
+    s->fetch_quiet = false;   /* until this scan ends without starting a fetch or being blocked */
     s->fetch_blocked = false;
     s->fetch_next = SIM_NEVER;
     unsigned ibsz = s->g->ibuffer_size ? s->g->ibuffer_size : 1;
@@ -133,4 +165,5 @@ void sm_fetch_cycle(struct sm *s, sim_cycle now)
             return;   /* one I-cache access per cycle */
         }
     }
+    s->fetch_quiet = true;
 }

@@ -232,6 +232,8 @@ struct sm {
     unsigned warp_limit;                /* active warp limit a concurrency manager set (0: none) */
     bool fetch_blocked;                 /* the fetch stage waited for queue space / a reservation */
     sim_cycle fetch_next;               /* earliest cycle the fetch stage has something to do */
+    bool fetch_quiet;                   /* the last fetch scan started nothing and no warp's fetch state
+                                           changed since (sm_fetch_wake): nothing to scan before fetch_next */
     sim_cycle issue_next;               /* earliest cycle a warp's probe answer can change */
     sim_cycle lanes_busy_until;         /* SIMT width < 32: the lanes still stream the last issued warp */
     sim_cycle next_evt;                 /* computed by the last sm_cycle */
@@ -274,6 +276,12 @@ static inline void sm_warp_wake(struct sm *s, unsigned slot, sim_cycle t)
 void sm_fetch_cycle(struct sm *s, sim_cycle now);
 void sm_fetch_filled(struct sm *s, uint64_t token, sim_cycle now);
 void sm_warp_redirect(struct sm *s, struct sm_warp *w, sim_cycle now);
+/* a warp's fetch state changed (or it may want to fetch again): the next fetch stage scans */
+static inline void sm_fetch_wake(struct sm *s, unsigned slot)
+{
+    s->fetch_cand |= 1ull << slot;
+    s->fetch_quiet = false;
+}
 static inline void sm_fetch_update(struct sm_warp *w, sim_cycle now)
 {
     if (w->fetch_state == SMF_DECODE && now >= w->ib_ready_at) {

@@ -41,6 +41,7 @@ static void sm_warp_to_drain(struct sm *s, struct sm_warp *w, unsigned slot, sim
     s->sched[slot % s->n_sched].view[slot / s->n_sched].valid = 0;
     s->sched[slot % s->n_sched].views_gen++;
     s->drain |= bit;
+    s->fetch_quiet = false;   /* its fetch no longer bounds fetch_next */
 }
 
 /* Barrier arrivals and exits can release other warps of the CTA. */
@@ -368,7 +369,7 @@ static void sm_issue_warp(struct sm *s, struct sm_sched *sc, unsigned slot, sim_
     }
     w->ib_count--;
     w->unit_stage = 0;
-    s->fetch_cand |= 1ull << slot;
+    sm_fetch_wake(s, slot);
     s->lanes_busy_until = now + s->warp_passes;
     w->insns++;
     s->m.issued_warp_insns++;
