@@ -851,9 +851,31 @@ static int sm_cycle_steps(struct sm *s, sim_cycle now)
     return s->last_prog ? SM_PROGRESS : SM_QUIET;
 }
 
+/* Is the failed LD/ST unit's retry all this cycle has to do?  Then the rest of the cycle is
+   one the SM would skip: no reply is ready, no warp can leave, fetch has nothing to start, and
+   every scheduler is frozen (its cycle only adds its frozen counts, and the cycle's class is
+   the last one's).  Such a cycle is charged as a skipped one (sm_catch_up, which counts the
+   unit's failure too) after the retry's own access. */
+static bool sm_only_retry_due(const struct sm *s, sim_cycle now)
+{
+    if (!s->ldst.active || !s->ldst.failed || !s->cycled || s->kick || s->always_tick || s->last_prog ||
+        s->fetch_blocked || s->next_evt <= now || (!fifo_empty(&s->reply) && fifo_next_ready(&s->reply) <= now))
+        return false;
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        const struct sm_sched *sc = &s->sched[k];
+        if (sc->live && (!sc->frozen || sc->dirty || now >= sc->frozen_until))
+            return false;
+    }
+    return true;
+}
+
 int sm_cycle_part(struct sm *s, sim_cycle now, bool parallel)
 {
     if (s->faulted)
+        return SM_QUIET;
+    /* a unit that keeps failing (MSHRs full, a set's lines all reserved) retries every cycle
+       until a reply frees something: those cycles only repeat the access */
+    if (sm_only_retry_due(s, now) && !sm_ldst_retry(s, now))
         return SM_QUIET;
     sm_settle(s, now - 1);   /* the cycles it was not ticked in */
     s->kick = false;

@@ -117,7 +117,10 @@ enum sm_ldst_kind { SML_L1D_READ = 0, SML_L1D_WRITE, SML_ATOMIC, SML_CONST, SML_
 /* the memory instruction the LD/ST unit is working on: one block per cycle */
 struct sm_ldst_op {
     uint8_t active, kind, local, failed;   /* failed: the last attempt was a reservation failure */
-    uint16_t slot, pad_;
+    uint8_t attempted;                  /* this cycle's access went through before the cycle's steps
+                                           (sm_cycle_part's retry): the LD/ST step only finishes it */
+    uint8_t pad0_;
+    uint16_t slot;
     uint32_t load;                      /* load record, SM_NONE when nothing waits for data */
     uint32_t pc, n, next;
     struct sm_blk blk[SM_MAX_BLOCKS];
@@ -304,6 +307,9 @@ void sm_thaw(struct sm *s, struct sm_sched *sc, sim_cycle now);
 /* sm_ldst.c */
 bool sm_ldst_busy(const struct sm *s, sim_cycle now);
 void sm_ldst_cycle(struct sm *s, sim_cycle now);
+/* The failed unit's access of its current block again, and nothing else: true when it went
+   through (the cycle's LD/ST step then finishes it, ldst.attempted), false when it failed again. */
+bool sm_ldst_retry(struct sm *s, sim_cycle now);
 void sm_ldst_issue(struct sm *s, unsigned slot, const struct warp_inst *wi, const struct ptx_peek *nx,
                    sim_cycle now);
 void sm_handle_reply(struct sm *s, struct mem_req *r, sim_cycle now);

@@ -396,33 +396,40 @@ static bool sm_atomic(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
     return true;
 }
 
+/* The access of the current block: true when it went through, false on a reservation failure
+   (which changes nothing but the caches' failure counts). */
+static bool sm_ldst_access(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
+{
+    if (fifo_free(&s->out) < 2)
+        return false;   /* a miss and its eviction must both fit */
+    switch (op->kind) {
+    case SML_L1D_READ:
+        return sm_cached_read(s, op, s->l1d, MRS_L1D, s->g->l1d_latency, s->l1d_line, now);
+    case SML_L1D_WRITE:
+        return sm_l1d_write(s, op, now);
+    case SML_ATOMIC:
+        return sm_atomic(s, op, now);
+    case SML_CONST:
+        return sm_cached_read(s, op, s->l1c, MRS_L1C, s->g->const_latency, s->const_line, now);
+    default:
+        return sm_cached_read(s, op, s->l1t, MRS_L1T, s->g->l1d_latency, s->tex_line, now);
+    }
+}
+
+bool sm_ldst_retry(struct sm *s, sim_cycle now)
+{
+    SIM_ASSERT(s->ldst.active && s->ldst.failed && !s->ldst.attempted);
+    s->ldst.attempted = sm_ldst_access(s, &s->ldst, now);
+    return s->ldst.attempted;
+}
+
 void sm_ldst_cycle(struct sm *s, sim_cycle now)
 {
     struct sm_ldst_op *op = &s->ldst;
     if (!op->active)
         return;
-    bool ok;
-    if (fifo_free(&s->out) < 2) {
-        ok = false;   /* a miss and its eviction must both fit */
-    } else {
-        switch (op->kind) {
-        case SML_L1D_READ:
-            ok = sm_cached_read(s, op, s->l1d, MRS_L1D, s->g->l1d_latency, s->l1d_line, now);
-            break;
-        case SML_L1D_WRITE:
-            ok = sm_l1d_write(s, op, now);
-            break;
-        case SML_ATOMIC:
-            ok = sm_atomic(s, op, now);
-            break;
-        case SML_CONST:
-            ok = sm_cached_read(s, op, s->l1c, MRS_L1C, s->g->const_latency, s->const_line, now);
-            break;
-        default:
-            ok = sm_cached_read(s, op, s->l1t, MRS_L1T, s->g->l1d_latency, s->tex_line, now);
-            break;
-        }
-    }
+    bool ok = op->attempted || sm_ldst_access(s, op, now);
+    op->attempted = 0;
     if (!ok) {
         if (!op->failed)
             sm_ldst_changed(s);   /* StrlHazard turns into MSHR */
