@@ -108,6 +108,10 @@ struct cache {
     uint32_t *m_free;
     uint32_t m_nfree;
 
+    /* the access in progress called a policy hook that may change the policy's state; the last
+       refusal did not (cache_refusal_repeats) */
+    bool hooked, refusal_repeats;
+
     struct cache_stats st;
 };
 
@@ -501,6 +505,7 @@ static int cache_victim(struct cache *c, uint32_t set, uint32_t pc, uint64_t b, 
 {
     size_t base = (size_t)set * c->assoc;
     struct repl_set_view v = {set, c->assoc, c->valid + base, c->reserved + base};
+    c->hooked |= !c->repl->victim_pure;
     int w = c->repl->victim(c->repl_st, &v, pc, b, now);
     SIM_ASSERT(w == REPL_BYPASS || w == -2 || (w >= 0 && (uint32_t)w < c->assoc && !c->reserved[base + (uint32_t)w]));
     return w;
@@ -542,15 +547,23 @@ static uint32_t cache_mshr_alloc(struct cache *c, uint64_t b, uint32_t line, boo
     return m;
 }
 
+void cache_count_refusals(struct cache *c, enum cache_fail why, uint64_t n)
+{
+    c->st.res_fail += n;
+    if (why == CF_MSHR_FULL)
+        c->st.res_fail_mshr += n;
+    else if (why == CF_MERGE_FULL)
+        c->st.res_fail_merge += n;
+    else
+        c->st.res_fail_line += n;
+}
+
+bool cache_refusal_repeats(const struct cache *c) { return c->refusal_repeats; }
+
 static enum cache_result cache_refuse(struct cache *c, enum cache_fail why, enum cache_fail *fail)
 {
-    c->st.res_fail++;
-    if (why == CF_MSHR_FULL)
-        c->st.res_fail_mshr++;
-    else if (why == CF_MERGE_FULL)
-        c->st.res_fail_merge++;
-    else
-        c->st.res_fail_line++;
+    cache_count_refusals(c, why, 1);
+    c->refusal_repeats = !c->hooked;
     if (fail)
         *fail = why;
     return CACHE_RESERVATION_FAIL;
@@ -600,6 +613,7 @@ static bool cache_ask_bypass(struct cache *c, uint32_t set, uint64_t b, uint32_t
                              sim_cycle now)
 {
     struct bypass_access a = {b, pc, warp, set, 0, local};
+    c->hooked = true;
     if (!c->byp->should_bypass(c->byp_st, &a, now))
         return false;
     cache_count(c, false, CACHE_MISS);
@@ -730,6 +744,7 @@ enum cache_result cache_access_wc(struct cache *c, uint64_t addr, bool is_write,
     if (fail)
         *fail = CF_NONE;
     uint64_t b = addr & c->line_mask;
+    c->hooked = c->repl->on_access != NULL;
     if (c->repl->on_access) {
         struct repl_access a = {.addr = b, .pc = pc, .warp = warp, .critical = critical, .is_write = is_write};
         c->repl->on_access(c->repl_st, &a);

@@ -121,6 +121,15 @@ bool cache_fill_may_write_back(const struct cache *c, uint64_t addr);
 unsigned cache_fill(struct cache *c, uint64_t addr, sim_cycle now, uint64_t *waiters, unsigned max,
                     uint64_t *wb_addr);
 
+/* addition: whether the last reservation failure changed nothing but the failure counts (no
+   policy hook that may change its state was called: repl_ops.on_access, a victim() that is not
+   victim_pure, a bypass policy's should_bypass).  The same access then fails again, the same
+   way, until the cache's state changes (a fill, another access); a caller that skips such
+   retries counts them with cache_count_refusals. */
+bool cache_refusal_repeats(const struct cache *c);
+/* addition: n reservation failures of kind why (res_fail and its breakdown) */
+void cache_count_refusals(struct cache *c, enum cache_fail why, uint64_t n);
+
 /* Tag lookup without side effects (tests, policies). */
 bool cache_probe(const struct cache *c, uint64_t addr);
 /* Outstanding MSHR entries (misses in flight). */

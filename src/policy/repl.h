@@ -82,6 +82,9 @@ struct repl_ops {
     /* addition (may be NULL): 1 when `way` of `set` belongs to a critical
        partition (CACP), else 0; the cache's partition hit counters use it */
     int (*way_critical)(const void *st, uint32_t set, uint32_t way);
+    /* addition: victim() changes no state, so a refused access that asked it can be repeated
+       without calling it (mem/cache.h cache_refusal_repeats) */
+    uint8_t victim_pure;
 };
 
 const struct repl_ops *repl_find(const char *name);   /* NULL if unknown */

@@ -276,6 +276,49 @@ TEST(cache_every_way_reserved)
     arena_free(a);
 }
 
+/* A refusal that called no state-changing policy hook repeats: the same access is refused the
+   same way until a fill, so a caller may count the retries it leaves out (cache_count_refusals).
+   LRU's victim() is pure; SRRIP's ages the set's lines when it looks for a victim, so a refusal
+   that asked it (on-miss allocation, MSHRs full) does not repeat, while one decided before the
+   victim is asked (on-fill allocation) does. */
+TEST(cache_refusal_repeats_only_without_hooks)
+{
+    struct arena *a = arena_new(0);
+    const char *specs[3] = {"4:64:2,L:B:m:N:L,A:1:4,4", "4:64:2,L:B:m:N:L,A:1:4,4", "4:64:2,L:B:f:N:L,A:1:4,4"};
+    const char *repl[3] = {"lru", "srrip", "srrip"};
+    const bool repeats[3] = {true, false, true};
+    for (int i = 0; i < 3; i++) {
+        struct cache *c = mk(a, specs[i]);
+        REQUIRE(c);
+        char msg[160];
+        REQUIRE(cache_set_repl_name(c, repl[i], NULL, msg, sizeof msg) == 0);
+        enum cache_fail f;
+        uint64_t wb;
+        CHECK_EQ_INT(rd(c, 0x000, 1), CACHE_MISS);
+        CHECK_EQ_INT(cache_access(c, 0x040, false, 0, 2, 0, &wb, &f), CACHE_RESERVATION_FAIL);
+        CHECK_EQ_INT(f, CF_MSHR_FULL);
+        CHECK_EQ_INT(cache_refusal_repeats(c), repeats[i]);
+        /* the merge refusal is decided before any hook */
+        cache_count_refusals(c, CF_MERGE_FULL, 5);
+        const struct cache_stats *st = cache_stats(c);
+        CHECK_EQ_U64(st->res_fail, 6);
+        CHECK_EQ_U64(st->res_fail_mshr, 1);
+        CHECK_EQ_U64(st->res_fail_merge, 5);
+    }
+    /* the pending line's merge slots full: no hook before it, with any policy */
+    struct cache *c = mk(a, "4:64:2,L:B:m:N:L,A:8:1,4");
+    REQUIRE(c);
+    char msg[160];
+    REQUIRE(cache_set_repl_name(c, "srrip", NULL, msg, sizeof msg) == 0);
+    enum cache_fail f;
+    uint64_t wb;
+    CHECK_EQ_INT(rd(c, 0x100, 1), CACHE_MISS);
+    CHECK_EQ_INT(cache_access(c, 0x104, false, 0, 2, 0, &wb, &f), CACHE_RESERVATION_FAIL);
+    CHECK_EQ_INT(f, CF_MERGE_FULL);
+    CHECK_EQ_INT(cache_refusal_repeats(c), 1);
+    arena_free(a);
+}
+
 /* ---- replacement ---- */
 
 TEST(cache_lru_victim_order)

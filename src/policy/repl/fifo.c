@@ -18,4 +18,5 @@ const struct repl_ops repl_fifo_ops = {
     .on_hit = fifo_on_hit,
     .on_fill = repl_stamp_touch,
     .on_evict = NULL,
+    .victim_pure = 1,
 };

@@ -10,4 +10,5 @@ const struct repl_ops repl_lru_ops = {
     .on_hit = repl_stamp_touch,
     .on_fill = repl_stamp_touch,
     .on_evict = NULL,
+    .victim_pure = 1,
 };
