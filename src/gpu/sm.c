@@ -335,6 +335,7 @@ int sm_kernel_begin(struct sm *s, struct ptx_grid *grid, unsigned kernel_id, con
     s->resident = 0;
     s->live = s->drain = s->fetch_cand = 0;
     s->fetch_quiet = false;
+    s->ldst_asleep = false;
     s->fetch_rr = 0;
     s->faulted = false;
     s->any_paused = false;
@@ -753,8 +754,11 @@ static void sm_catch_up(struct sm *s, sim_cycle gap)
     case SMC_INACT_MEM: m->n_inact += gap; m->c_mem += gap; break;
     default: m->n_inact += gap; break;
     }
-    if (s->ldst.active && s->ldst.failed)
+    if (s->ldst.active && s->ldst.failed) {
         m->l1d_res_fail_cycles += gap;
+        if (s->ldst_asleep)   /* the retries left out, each refused as the last one */
+            cache_count_refusals(sm_ldst_cache(s), (enum cache_fail)s->ldst.why, gap);
+    }
     m->stall_gpu += (uint64_t)s->last_stalled * gap;
     sm_catch_up_warps(s, gap);
 }
@@ -782,6 +786,29 @@ static bool sm_drain_frees(const struct sm *s, sim_cycle now)
         if (sm_warp_may_leave(s, (unsigned)__builtin_ctzll(m), now))
             return true;
     return false;
+}
+
+/* Every scheduler with live warps is frozen through cycle `now` (its cycle only adds its frozen
+   counts). */
+static bool sm_issue_frozen(const struct sm *s, sim_cycle now)
+{
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        const struct sm_sched *sc = &s->sched[k];
+        if (sc->live && (!sc->frozen || sc->dirty || now >= sc->frozen_until))
+            return false;
+    }
+    return true;
+}
+
+/* After a tick: may the failed unit's retries be left out until something else is due?  When
+   the same access would be refused again the same way (its cache's state and the outgoing
+   queue's room change only in a tick of the SM or by a reply it must tick for; pops only add
+   room, which a refused access that had room does not need) and every scheduler is frozen, a
+   cycle of retrying is one the SM skips plus one refusal, which sm_catch_up counts. */
+static bool sm_ldst_may_sleep(const struct sm *s, sim_cycle now)
+{
+    return s->ldst.active && s->ldst.failed && s->ldst.repeat == SML_REPEAT_CACHE && fifo_free(&s->out) >= 2 &&
+           sm_issue_frozen(s, now + 1);
 }
 
 /* The steps of a cycle from s->stage on.  In a parallel round (s->par) it stops before anything
@@ -847,6 +874,7 @@ static int sm_cycle_steps(struct sm *s, sim_cycle now)
     s->cycled = true;
     uint64_t after = s->m.issued_warp_insns + s->m.ctas_done + s->m.lat_rt_count + s->m.coalesced_requests;
     s->last_prog = after != s->prog_before || (s->ldst.active && !s->ldst.failed);
+    s->ldst_asleep = sm_ldst_may_sleep(s, now);
     sm_publish(s);
     return s->last_prog ? SM_PROGRESS : SM_QUIET;
 }
@@ -858,15 +886,10 @@ static int sm_cycle_steps(struct sm *s, sim_cycle now)
    unit's failure too) after the retry's own access. */
 static bool sm_only_retry_due(const struct sm *s, sim_cycle now)
 {
-    if (!s->ldst.active || !s->ldst.failed || !s->cycled || s->kick || s->always_tick || s->last_prog ||
+    if (!s->ldst.active || !s->ldst.failed || s->ldst_asleep || !s->cycled || s->kick || s->always_tick || s->last_prog ||
         s->fetch_blocked || s->next_evt <= now || (!fifo_empty(&s->reply) && fifo_next_ready(&s->reply) <= now))
         return false;
-    for (unsigned k = 0; k < s->n_sched; k++) {
-        const struct sm_sched *sc = &s->sched[k];
-        if (sc->live && (!sc->frozen || sc->dirty || now >= sc->frozen_until))
-            return false;
-    }
-    return true;
+    return sm_issue_frozen(s, now);
 }
 
 int sm_cycle_part(struct sm *s, sim_cycle now, bool parallel)
@@ -908,6 +931,12 @@ void sm_settle(struct sm *s, sim_cycle upto)
     }
 }
 
+/* the failed LD/ST unit retries in the next cycle (it is not asleep) */
+static inline bool sm_ldst_retries(const struct sm *s)
+{
+    return s->ldst.active && s->ldst.failed && !s->ldst_asleep;
+}
+
 /* sm_due and sm_next_event in the form of struct sm_times, for the run loop's reads */
 static void sm_publish(struct sm *s)
 {
@@ -915,7 +944,7 @@ static void sm_publish(struct sm *s)
     sim_cycle e = s->faulted ? SIM_NEVER : s->next_evt;
     if (!s->faulted && !fifo_empty(&s->reply))
         e = sim_min(e, fifo_next_ready(&s->reply));
-    if (!s->faulted && (s->fetch_blocked || (s->ldst.active && s->ldst.failed)) && !fifo_full(&s->out))
+    if (!s->faulted && (s->fetch_blocked || sm_ldst_retries(s)) && !fifo_full(&s->out))
         e = 0;   /* at the next cycle, whichever it is */
     t->evt = e;
     t->due = s->kick || s->always_tick || !s->cycled || s->last_prog || s->faulted ? 0 : e;
@@ -944,7 +973,7 @@ sim_cycle sm_next_event(const struct sm *s, sim_cycle now)
     if (!fifo_empty(&s->reply))
         t = sim_min(t, fifo_next_ready(&s->reply));
     /* blocked on queue space that the interconnect may have freed since */
-    if ((s->fetch_blocked || (s->ldst.active && s->ldst.failed)) && !fifo_full(&s->out))
+    if ((s->fetch_blocked || sm_ldst_retries(s)) && !fifo_full(&s->out))
         t = now + 1;
     return t == SIM_NEVER ? t : sim_max(t, now + 1);
 }

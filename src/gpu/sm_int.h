@@ -115,11 +115,21 @@ struct sm_blk {
 enum sm_ldst_kind { SML_L1D_READ = 0, SML_L1D_WRITE, SML_ATOMIC, SML_CONST, SML_TEX };
 
 /* the memory instruction the LD/ST unit is working on: one block per cycle */
+/* A failed LD/ST access, tried again with nothing changed: */
+enum sm_ldst_repeat {
+    SML_REPEAT_ANY = 0,      /* may do something else (a policy hook ran): retried every cycle */
+    SML_REPEAT_QUEUE,        /* fails again without an access while the outgoing queue is short */
+    SML_REPEAT_CACHE,        /* the cache refuses it again the same way (cache_refusal_repeats) */
+};
+
 struct sm_ldst_op {
     uint8_t active, kind, local, failed;   /* failed: the last attempt was a reservation failure */
     uint8_t attempted;                  /* this cycle's access went through before the cycle's steps
                                            (sm_cycle_part's retry): the LD/ST step only finishes it */
-    uint8_t pad0_;
+    uint8_t repeat;                     /* after a failure: what the same access would do again
+                                           (enum sm_ldst_repeat) */
+    uint8_t why;                        /* SML_REPEAT_CACHE: the cache's refusal (enum cache_fail) */
+    uint8_t pad0_[3];
     uint16_t slot;
     uint32_t load;                      /* load record, SM_NONE when nothing waits for data */
     uint32_t pc, n, next;
@@ -235,6 +245,8 @@ struct sm {
     unsigned warp_limit;                /* active warp limit a concurrency manager set (0: none) */
     bool fetch_blocked;                 /* the fetch stage waited for queue space / a reservation */
     sim_cycle fetch_next;               /* earliest cycle the fetch stage has something to do */
+    bool ldst_asleep;                   /* the failed LD/ST unit's retries are left out until something
+                                           else is due (sm_ldst_may_sleep); sm_catch_up counts them */
     bool fetch_quiet;                   /* the last fetch scan started nothing and no warp's fetch state
                                            changed since (sm_fetch_wake): nothing to scan before fetch_next */
     sim_cycle issue_next;               /* earliest cycle a warp's probe answer can change */
@@ -310,6 +322,8 @@ void sm_ldst_cycle(struct sm *s, sim_cycle now);
 /* The failed unit's access of its current block again, and nothing else: true when it went
    through (the cycle's LD/ST step then finishes it, ldst.attempted), false when it failed again. */
 bool sm_ldst_retry(struct sm *s, sim_cycle now);
+/* the cache the unit's current access goes to (NULL: none, an atomic) */
+struct cache *sm_ldst_cache(const struct sm *s);
 void sm_ldst_issue(struct sm *s, unsigned slot, const struct warp_inst *wi, const struct ptx_peek *nx,
                    sim_cycle now);
 void sm_handle_reply(struct sm *s, struct mem_req *r, sim_cycle now);

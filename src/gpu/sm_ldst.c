@@ -316,6 +316,25 @@ static bool sm_warp_critical(const struct sm *s, unsigned slot)
     return sc->st && s->ops->is_critical(sc->st, slot);
 }
 
+/* A reservation failure of the unit's access in cache c: whether the same access would be
+   refused again the same way with nothing else happening. */
+static bool sm_ldst_refused(struct sm_ldst_op *op, const struct cache *c, enum cache_fail why)
+{
+    op->repeat = cache_refusal_repeats(c) ? SML_REPEAT_CACHE : SML_REPEAT_ANY;
+    op->why = (uint8_t)why;
+    return false;
+}
+
+struct cache *sm_ldst_cache(const struct sm *s)
+{
+    switch (s->ldst.kind) {
+    case SML_L1D_READ: case SML_L1D_WRITE: return s->l1d;
+    case SML_ATOMIC: return NULL;
+    case SML_CONST: return s->l1c;
+    default: return s->l1t;
+    }
+}
+
 /* A read through one of the SM's caches (L1D, const, texture). */
 static bool sm_cached_read(struct sm *s, struct sm_ldst_op *op, struct cache *c, unsigned source, unsigned hit_lat,
                            unsigned line, sim_cycle now)
@@ -350,7 +369,7 @@ static bool sm_cached_read(struct sm *s, struct sm_ldst_op *op, struct cache *c,
         break;
     }
     default:
-        return false;
+        return sm_ldst_refused(op, c, why);
     }
     sm_send_writeback(s, wb, op->slot, op->pc, now);
     return true;
@@ -367,7 +386,7 @@ static bool sm_l1d_write(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
     enum cache_result res = cache_access_wc(s->l1d, b->addr, true, op->local, op->pc, op->slot,
                                             sm_warp_critical(s, op->slot), 0, now, &wb, &why);
     if (res == CACHE_RESERVATION_FAIL)
-        return false;
+        return sm_ldst_refused(op, s->l1d, why);
     bool send_write = !write_back || res == CACHE_MISS_NO_ALLOC;
     if (send_write) {
         struct mem_req *r = sm_new_req(s, b->addr, b->bytes, MRT_WRITE, MRS_L1D, op->slot, op->pc, now);
@@ -400,8 +419,10 @@ static bool sm_atomic(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
    (which changes nothing but the caches' failure counts). */
 static bool sm_ldst_access(struct sm *s, struct sm_ldst_op *op, sim_cycle now)
 {
-    if (fifo_free(&s->out) < 2)
+    if (fifo_free(&s->out) < 2) {
+        op->repeat = SML_REPEAT_QUEUE;
         return false;   /* a miss and its eviction must both fit */
+    }
     switch (op->kind) {
     case SML_L1D_READ:
         return sm_cached_read(s, op, s->l1d, MRS_L1D, s->g->l1d_latency, s->l1d_line, now);
