@@ -724,6 +724,8 @@ struct mem_req *sm_peek_request(struct sm *s, sim_cycle now) { return fifo_peek(
 void sm_pop_request(struct sm *s)
 {
     (void)fifo_pop(&s->out);
+    if (s->ldst_asleep && s->ldst.repeat == SML_REPEAT_QUEUE)
+        s->ldst_asleep = false;   /* room: it retries from the next cycle */
     sm_publish(s);
 }
 
@@ -756,7 +758,8 @@ static void sm_catch_up(struct sm *s, sim_cycle gap)
     }
     if (s->ldst.active && s->ldst.failed) {
         m->l1d_res_fail_cycles += gap;
-        if (s->ldst_asleep)   /* the retries left out, each refused as the last one */
+        if (s->ldst_asleep && s->ldst.repeat == SML_REPEAT_CACHE)   /* the retries left out, each refused as
+                                                                       the last one */
             cache_count_refusals(sm_ldst_cache(s), (enum cache_fail)s->ldst.why, gap);
     }
     m->stall_gpu += (uint64_t)s->last_stalled * gap;
@@ -800,15 +803,20 @@ static bool sm_issue_frozen(const struct sm *s, sim_cycle now)
     return true;
 }
 
-/* After a tick: may the failed unit's retries be left out until something else is due?  When
-   the same access would be refused again the same way (its cache's state and the outgoing
-   queue's room change only in a tick of the SM or by a reply it must tick for; pops only add
-   room, which a refused access that had room does not need) and every scheduler is frozen, a
-   cycle of retrying is one the SM skips plus one refusal, which sm_catch_up counts. */
+/* After a tick: may the failed unit's retries be left out until something else is due?  Only
+   while every scheduler is frozen (the rest of such a cycle repeats the last one), and when the
+   same access would fail again the same way:
+   - the cache refused it with no hook that may change a policy's state (SML_REPEAT_CACHE) and
+     the outgoing queue had room: the cache's state changes only in a tick of the SM or by a
+     reply it ticks for, and pops only add room the access does not need.  sm_catch_up counts
+     a refusal per cycle left out;
+   - the outgoing queue lacked room (SML_REPEAT_QUEUE): only a pop adds room, and
+     sm_pop_request wakes the unit.  Nothing is accessed meanwhile. */
 static bool sm_ldst_may_sleep(const struct sm *s, sim_cycle now)
 {
-    return s->ldst.active && s->ldst.failed && s->ldst.repeat == SML_REPEAT_CACHE && fifo_free(&s->out) >= 2 &&
-           sm_issue_frozen(s, now + 1);
+    if (!s->ldst.active || !s->ldst.failed || !sm_issue_frozen(s, now + 1))
+        return false;
+    return (s->ldst.repeat == SML_REPEAT_CACHE && fifo_free(&s->out) >= 2) || s->ldst.repeat == SML_REPEAT_QUEUE;
 }
 
 /* The steps of a cycle from s->stage on.  In a parallel round (s->par) it stops before anything

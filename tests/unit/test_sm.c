@@ -35,6 +35,8 @@ struct rig {
     sim_cycle due[RIG_Q];
     unsigned qn;
     sim_cycle delay, now;
+    unsigned take_every;               /* 0: takes every request at once; k: one, in cycles that are multiples of k */
+    bool skip;                         /* rig_run's: the SM is ticked only when due (sm_due), as the GPU does */
     uint64_t reads, writes, atomics, ireads;
     uint64_t src_reads[8];             /* reads by mem_req source */
     uint8_t cbank[4096];
@@ -151,7 +153,8 @@ static void rig_step(struct rig *r)
         }
     }
     r->qn = k;
-    sm_cycle(s, r->now);
+    if (!r->skip || sm_due(s, r->now))
+        sm_cycle(s, r->now);
     for (unsigned w = 0; w < s->max_warps; w++) {
         const struct sm_warp *sw = &s->warp[w];
         if (sw->state != SMW_FREE && sw->insns != r->seen_insns[w]) {
@@ -169,7 +172,10 @@ static void rig_step(struct rig *r)
         }
     }
     struct mem_req *q;
+    unsigned taken = 0;
     while ((q = sm_peek_request(s, r->now)) != NULL) {
+        if (r->take_every && (r->now % r->take_every != 0 || taken++))
+            break;
         sm_pop_request(s);
         if (q->type == MRT_WRITE) {
             r->writes++;
@@ -193,8 +199,11 @@ static void rig_step(struct rig *r)
    the memory has anything to do (as the GPU does). */
 static int rig_run(struct rig *r, bool skip, sim_cycle limit)
 {
+    r->skip = skip;
+    sim_cycle last = 0;
     while (!rig_done(r) && r->now < limit) {
         rig_step(r);
+        last = r->now;
         if (sm_faulted(r->sm))
             return -1;
         sim_cycle next = r->now + 1;
@@ -202,6 +211,8 @@ static int rig_run(struct rig *r, bool skip, sim_cycle limit)
             sim_cycle t = sm_next_event(r->sm, r->now);
             for (unsigned i = 0; i < r->qn; i++)
                 t = sim_min(t, r->due[i]);
+            if (r->take_every && sm_peek_request(r->sm, SIM_NEVER - 1))   /* the next cycle it takes one */
+                t = sim_min(t, (r->now / r->take_every + 1) * r->take_every);
             if (r->next_cta < r->n_ctas && sm_can_take_cta(r->sm))
                 t = r->now + 1;
             if (t == SIM_NEVER && !rig_done(r)) {   /* would never wake up */
@@ -213,6 +224,8 @@ static int rig_run(struct rig *r, bool skip, sim_cycle limit)
         }
         r->now = next;
     }
+    if (skip)
+        sm_settle(r->sm, last);   /* the cycles up to the last step it was not ticked in */
     return rig_done(r) ? 0 : -3;
 }
 
@@ -686,6 +699,7 @@ static struct warp_record reduce_rec[2][256];
 static struct cache_stats reduce_l1d[2];   /* the L1D's counters of the last runs without and with skipping */
 
 static const char *reduce_extra = "gpgpu_l1_latency=2";
+static unsigned reduce_take_every;   /* rig.take_every of reduce_run */
 
 static int reduce_run(const char *sched, bool skip, unsigned ctas, struct sm_metrics *out, sim_cycle *end,
                       unsigned *ok)
@@ -695,6 +709,7 @@ static int reduce_run(const char *sched, bool skip, unsigned ctas, struct sm_met
     if (rig_open(&r, k_reduce, 128, ctas, over, sched) != 0)
         return -1;
     r.sm->no_freeze = !skip;   /* the reference run probes every warp every cycle */
+    r.take_every = reduce_take_every;
     memcpy(r.params, &r.buf, 8);
     uint32_t *in = (uint32_t *)(void *)ptx_mem_ptr(&r.mem, r.buf, 65536);
     for (unsigned i = 0; i < 128 * ctas; i++)
@@ -745,14 +760,17 @@ TEST(multi_cta_barriers_divergence_correct_and_skip_transparent)
     CHECK_EQ_U64(ea, eb);
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     CHECK(memcmp(reduce_rec[0], reduce_rec[1], sizeof reduce_rec[0]) == 0);
-    /* dual issue, a narrow SIMD and DP units: same results, still skip-transparent; with two L1D
-       MSHRs the LD/ST unit keeps failing, and the cycles in which only its retry is due are
-       charged as skipped ones after the retry's access (sm_cycle_part): the same counts, in the
-       SM and in the L1D, as ticking them */
+    /* dual issue, a narrow SIMD and DP units: same results, still skip-transparent.  With two L1D
+       MSHRs the LD/ST unit keeps failing, and with a 3-entry outgoing queue that the memory drains
+       one request every 4 cycles it keeps finding no room: the cycles in which only its retry is
+       due are charged as skipped ones after the retry's access (sm_cycle_part), or its retries
+       are left out while they would repeat (sm_ldst_may_sleep): the same counts, in the SM and
+       in the L1D, as ticking them */
     const char *extras[] = {"gpgpu_max_insn_issue_per_warp=2", "warpsim_simd_width=8", "gpgpu_num_sched_per_core=4",
-                            "gpgpu_cache:dl1=32:128:4,L:L:m:N:H,A:2:8,8"};
-    for (unsigned i = 0; i < 4; i++) {
+                            "gpgpu_cache:dl1=32:128:4,L:L:m:N:H,A:2:8,8", "warpsim_ldst_queue=3"};
+    for (unsigned i = 0; i < 5; i++) {
         reduce_extra = extras[i];
+        reduce_take_every = i == 4 ? 4 : 0;
         REQUIRE(reduce_run("gto", false, 12, &a, &ea, &oka) == 0);
         REQUIRE(reduce_run("gto", true, 12, &b, &eb, &okb) == 0);
         CHECK_EQ_INT(oka, 1);
@@ -761,9 +779,64 @@ TEST(multi_cta_barriers_divergence_correct_and_skip_transparent)
         if (memcmp(&a, &b, sizeof a) != 0)
             metrics_diff(extras[i], &a, &b);
         CHECK(memcmp(&reduce_l1d[0], &reduce_l1d[1], sizeof reduce_l1d[0]) == 0);
+        if (i == 3)   /* the L1D refuses for want of MSHRs */
+            CHECK(a.l1d_res_fail_cycles > 0 && reduce_l1d[0].res_fail_mshr > 0);
+        if (i == 4)   /* the unit fails for want of room only */
+            CHECK(a.l1d_res_fail_cycles > 0 && reduce_l1d[0].res_fail == 0);
     }
-    CHECK(a.l1d_res_fail_cycles > 0 && reduce_l1d[0].res_fail_mshr > 0);
+    reduce_take_every = 0;
     reduce_extra = "gpgpu_l1_latency=2";
+}
+
+/* Uncoalesced loads (a line per lane) from 8 warps per CTA, with the LD/ST unit short of room or of
+   MSHRs most of the time: ticking only when due (retries left out while they would repeat, and
+   counted) gives what ticking and probing every cycle gives, in the SM's counters, the L1D's and
+   the warps' records. */
+static int retry_run(const char *const *over, unsigned take_every, bool skip, struct sm_metrics *m,
+                     struct cache_stats *l1d, struct warp_record *rec, sim_cycle *end)
+{
+    struct rig r;
+    if (rig_open(&r, k_coalesce, 256, 6, over, NULL) != 0)
+        return -1;
+    r.sm->no_freeze = !skip;
+    r.take_every = take_every;
+    unsigned stride = 128;
+    memcpy(r.params, &r.buf, 8);
+    memcpy(r.params + 8, &stride, 4);
+    int rc = rig_run(&r, skip, 1000000);
+    *m = *sm_get_metrics(r.sm);
+    *l1d = *cache_stats(r.sm->l1d);
+    memcpy(rec, r.rec, sizeof r.rec);
+    *end = r.now;
+    rig_close(&r);
+    return rc;
+}
+
+TEST(ldst_retries_left_out_are_counted)
+{
+    static struct warp_record rec[2][256];
+    const char *const queue[] = {"warpsim_ldst_queue=3", NULL};
+    const char *const mshr[] = {"gpgpu_cache:dl1=32:128:4,L:L:m:N:H,A:2:8,8", NULL};
+    const char *const *over[2] = {queue, mshr};
+    for (unsigned i = 0; i < 2; i++) {
+        struct sm_metrics m[2];
+        struct cache_stats c[2];
+        sim_cycle end[2];
+        for (unsigned skip = 0; skip < 2; skip++)
+            REQUIRE(retry_run(over[i], i == 0 ? 4 : 0, skip, &m[skip], &c[skip], rec[skip], &end[skip]) == 0);
+        CHECK_EQ_U64(end[0], end[1]);
+        CHECK(memcmp(&m[0], &m[1], sizeof m[0]) == 0);
+        if (memcmp(&m[0], &m[1], sizeof m[0]) != 0)
+            metrics_diff(i == 0 ? "queue" : "mshr", &m[0], &m[1]);
+        CHECK(memcmp(&c[0], &c[1], sizeof c[0]) == 0);
+        CHECK(memcmp(rec[0], rec[1], sizeof rec[0]) == 0);
+        CHECK_EQ_U64(m[0].warps_done, 48);
+        CHECK(m[0].l1d_res_fail_cycles > m[0].cycles / 4);   /* the unit fails most of the time */
+        if (i == 0)
+            CHECK_EQ_U64(c[0].res_fail, 0);   /* for want of room only */
+        else
+            CHECK(c[0].res_fail_mshr > 0);
+    }
 }
 
 TEST(dual_issue_needs_different_units)
