@@ -86,14 +86,15 @@ uint64_t icnt_dst_packets(const struct icnt *n, unsigned dst) { return dst < n->
 uint64_t icnt_dst_lat_sum(const struct icnt *n, unsigned dst) { return dst < n->n_dst ? n->dst_lat[dst] : 0; }
 
 bool icnt_base_init(struct icnt *n, struct arena *a, const struct icnt_ops *ops, enum icnt_kind kind,
-                    unsigned n_dst)
+                    unsigned n_src, unsigned n_dst)
 {
     n->ops = ops;
     n->kind = kind;
     n->n_dst = n_dst;
     n->dst_packets = arena_alloc(a, sizeof *n->dst_packets * n_dst);
     n->dst_lat = arena_alloc(a, sizeof *n->dst_lat * n_dst);
-    return n->dst_packets && n->dst_lat;
+    n->room_version = arena_alloc(a, sizeof *n->room_version * n_src);
+    return n->dst_packets && n->dst_lat && n->room_version;
 }
 
 void icnt_count_delivery(struct icnt *n, unsigned dst, uint64_t lat, uint64_t flits)
@@ -127,6 +128,10 @@ void icnt_pop(struct icnt *n, unsigned dst)
 }
 
 bool icnt_any_delivered(const struct icnt *n) { return n->waiting > 0; }
+
+uint32_t icnt_room_version(const struct icnt *n, unsigned src) { return n->room_version[src]; }
+
+void icnt_count_refused_push(struct icnt *n) { n->st.input_full_stalls++; }
 
 bool icnt_busy(const struct icnt *n) { return n->ops->busy(n); }
 

@@ -99,6 +99,12 @@ void icnt_pop(struct icnt *n, unsigned dst);
 bool icnt_busy(const struct icnt *n);
 /* Has any destination a delivered packet (icnt_peek would return one for some dst)? */
 bool icnt_any_delivered(const struct icnt *n);
+/* Changes whenever room frees at source src's input (flits leave it); pushes only take room.  A
+   packet icnt_can_push refused at one version is refused again while the version stays, so a
+   source may leave out the calls meanwhile and count each as icnt_can_push would
+   (icnt_count_refused_push: input_full_stalls). */
+uint32_t icnt_room_version(const struct icnt *n, unsigned src);
+void icnt_count_refused_push(struct icnt *n);
 sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now);
 
 #endif

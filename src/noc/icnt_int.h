@@ -29,11 +29,13 @@ struct icnt {
     unsigned n_dst;
     uint64_t *dst_packets, *dst_lat;   /* per destination, [n_dst] */
     uint64_t waiting;                  /* delivered packets not yet popped, all destinations */
+    uint32_t *room_version;            /* per source, [n_src]: bumped whenever room frees at its input
+                                          (icnt_room_version) */
 };
 
 /* Fills the header's shared part; false when the per-destination counters cannot be allocated. */
 bool icnt_base_init(struct icnt *n, struct arena *a, const struct icnt_ops *ops, enum icnt_kind kind,
-                    unsigned n_dst);
+                    unsigned n_src, unsigned n_dst);
 /* A packet delivered at dst after lat icnt cycles, of flits flits: the statistics. */
 void icnt_count_delivery(struct icnt *n, unsigned dst, uint64_t lat, uint64_t flits);
 

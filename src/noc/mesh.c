@@ -260,7 +260,7 @@ struct icnt *mesh_new(struct arena *a, const struct gpu_config *g, const struct 
     struct mesh *m = arena_alloc(a, sizeof *m);
     if (!m)
         return NULL;
-    if (!icnt_base_init(&m->base, a, &mesh_ops, ICNT_MESH, dst->n))
+    if (!icnt_base_init(&m->base, a, &mesh_ops, ICNT_MESH, src->n, dst->n))
         return NULL;
     m->name = arena_strdup(a, name ? name : "mesh");
     unsigned cols, rows;
@@ -696,7 +696,8 @@ static void m_inject(struct mesh *m, uint32_t node, sim_cycle now)
             continue;
         m->ms.sw_stalls += elig - 1;
         nd->ni_rr[lane] = pick + 1 == ns ? 0 : pick + 1;
-        struct m_src *s = &m->src[m->src_list[nd->src_lo + pick]];
+        uint32_t si = m->src_list[nd->src_lo + pick];
+        struct m_src *s = &m->src[si];
         uint32_t k = s->q[s->head];
         const struct m_pkt *pk = &m->pkt[k];
         m->niv[node * m->V + s->vc].credits--;
@@ -706,6 +707,7 @@ static void m_inject(struct mesh *m, uint32_t node, sim_cycle now)
         uint32_t freed =
             (uint32_t)((uint64_t)j1 * pk->fflits / pk->flits - (uint64_t)(j1 - 1) * pk->fflits / pk->flits);
         s->occ -= freed;
+        m->base.room_version[si] += freed != 0;
         if (s->injected == pk->flits) {
             if (++s->head == m->in_cap)
                 s->head = 0;

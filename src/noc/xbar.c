@@ -315,7 +315,7 @@ struct icnt *xbar_new(struct arena *a, const struct gpu_config *g, unsigned n_sr
     struct xbar *n = arena_alloc(a, sizeof *n);
     if (!n)
         return NULL;
-    if (!icnt_base_init(&n->base, a, &xbar_ops, ICNT_XBAR, n_dst))
+    if (!icnt_base_init(&n->base, a, &xbar_ops, ICNT_XBAR, n_src, n_dst))
         return NULL;
     n->name = arena_strdup(a, name ? name : "icnt");
     n->n_src = n_src;
@@ -557,6 +557,7 @@ static void xb_out_cycle(struct xbar *n, uint32_t d, sim_cycle now)
             break;
         w->sent += k;
         w->occ -= k;
+        n->base.room_version[i]++;
         w->used = (w->used_at == now ? w->used : 0) + k;
         w->used_at = now;
         budget -= k;

@@ -150,12 +150,14 @@ struct gpu *gpu_new(const struct gpu_config *cfg, char *msg, size_t n)
     g->res_since = arena_alloc(a, sizeof(sim_cycle) * g->n_sms);
     g->active_warps = arena_alloc(a, sizeof(unsigned) * g->n_sms);
     g->smt = arena_alloc(a, sizeof *g->smt * g->n_sms);
+    g->inj_refused = arena_alloc(a, sizeof *g->inj_refused * g->n_sms);
+    g->inj_version = arena_alloc(a, sizeof *g->inj_version * g->n_sms);
     g->hist = arena_alloc(a, sizeof(uint64_t) * GPU_HIST_BUCKETS);
     g->cta_state = arena_alloc(a, g->cta_ops->state_size ? g->cta_ops->state_size : 1);
     if (g->part_busy)
         memset(g->part_busy, 0, (g->n_parts + 7u) & ~7u);
     if (!g->sm || !g->dram || !g->part || !g->part_busy || !g->views || !g->cta_track || !g->ctr_res_warp_cycles_sm || !g->res_since ||
-        !g->active_warps || !g->smt || !g->hist || !g->cta_state)
+        !g->active_warps || !g->smt || !g->inj_refused || !g->inj_version || !g->hist || !g->cta_state)
         goto oom;
 
     char pfx[32];

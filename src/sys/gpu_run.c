@@ -579,13 +579,25 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
                 m = sim_min(m, g->smt[i].out);
                 continue;
             }
+            /* a refused head is refused again until room frees at the SM's input (only this loop
+               takes the head): counted as the call would count it */
+            if (g->inj_refused[i] && g->inj_version[i] == icnt_room_version(g->req_net, i)) {
+                SIM_DASSERT(sm_peek_request(g->sm[i], now_core) == g->inj_refused[i]);
+                icnt_count_refused_push(g->req_net);
+                m = sim_min(m, g->smt[i].out);
+                continue;
+            }
             struct mem_req *r = sm_peek_request(g->sm[i], now_core);
             uint32_t bytes = req_bytes(r);
             if (icnt_can_push(g->req_net, i, bytes)) {
                 SIM_ASSERT(r->partition < g->n_parts);
+                g->inj_refused[i] = NULL;
                 sm_pop_request(g->sm[i]);
                 icnt_push(g->req_net, i, r->partition, r, bytes, c);
                 moved = true;
+            } else {
+                g->inj_refused[i] = r;
+                g->inj_version[i] = icnt_room_version(g->req_net, i);
             }
             m = sim_min(m, g->smt[i].out);
         }
@@ -1204,6 +1216,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
     for (unsigned i = 0; i < g->n_sms * g->cta_track_per_sm; i++)
         g->cta_track[i].cta = UINT64_MAX;
     memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
+    memset(g->inj_refused, 0, sizeof *g->inj_refused * g->n_sms);
     g->cta_blocked = false;
     g->active_warps_total = 0;
     /* locality-aware policies: access ranges, out-of-order CTA record (gpu_locality.c) */

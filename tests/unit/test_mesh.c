@@ -230,7 +230,8 @@ TEST(mesh_credit_stalls_backpressure_and_recovery)
     uint32_t sn = 0, dn = 3;
     tnet_at(&t, &g, 1, &sn, NULL, 1, &dn, NULL);
     const uint32_t total = 40;
-    uint32_t pushed = 0, popped = 0;
+    uint32_t pushed = 0, popped = 0, refused_at = 0, refusals = 0;
+    bool refused = false;
     sim_cycle last_pop = 0;
     for (sim_cycle c = 0; c <= 2000 && popped < total; c++) {
         icnt_cycle(t.n, c);
@@ -251,10 +252,18 @@ TEST(mesh_credit_stalls_backpressure_and_recovery)
             last_pop = c;
         }
         if (pushed < total && icnt_can_push(t.n, 0, 136)) {
+            /* room came back only after the source's room version moved (icnt_room_version) */
+            CHECK(!refused || icnt_room_version(t.n, 0) != refused_at);
+            refused = false;
             icnt_push(t.n, 0, 0, &t.r[pushed], 136, c);
             pushed++;
+        } else if (pushed < total && !refused) {
+            refused = true;
+            refused_at = icnt_room_version(t.n, 0);
+            refusals++;
         }
     }
+    CHECK(refusals > 10);
     CHECK_EQ_INT(popped, total);
     CHECK(!icnt_busy(t.n));
     CHECK(last_pop < 2000);
