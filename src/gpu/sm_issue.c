@@ -266,15 +266,17 @@ static void sm_attribute(struct sm *s, struct sm_warp *w, uint8_t r, sim_cycle n
 
 void sm_catch_up_warps(struct sm *s, sim_cycle gap)
 {
-    for (uint64_t m = s->live; m; m &= m - 1) {
-        unsigned slot = (unsigned)__builtin_ctzll(m);
-        struct sm_warp *w = &s->warp[slot];
-        if (s->sched[slot % s->n_sched].frozen)
-            continue;   /* charged when it thaws */
-        /* probed in the last tick, or accounted since (sm_settle, a thaw) */
-        if (w->prev_probe >= s->last_cycle && w->prev_probe <= s->acct_cycle) {
-            w->stall[w->rep_reason] += gap;
-            s->m.stall[w->rep_reason] += gap;
+    for (unsigned k = 0; k < s->n_sched; k++) {
+        const struct sm_sched *sc = &s->sched[k];
+        if (sc->frozen)
+            continue;   /* its warps are charged when it thaws */
+        for (uint64_t m = sc->live; m; m &= m - 1) {
+            struct sm_warp *w = &s->warp[__builtin_ctzll(m)];
+            /* probed in the last tick, or accounted since (sm_settle, a thaw) */
+            if (w->prev_probe >= s->last_cycle && w->prev_probe <= s->acct_cycle) {
+                w->stall[w->rep_reason] += gap;
+                s->m.stall[w->rep_reason] += gap;
+            }
         }
     }
 }
