@@ -114,7 +114,6 @@ struct sm_blk {
 
 enum sm_ldst_kind { SML_L1D_READ = 0, SML_L1D_WRITE, SML_ATOMIC, SML_CONST, SML_TEX };
 
-/* the memory instruction the LD/ST unit is working on: one block per cycle */
 /* A failed LD/ST access, tried again with nothing changed: */
 enum sm_ldst_repeat {
     SML_REPEAT_ANY = 0,      /* may do something else (a policy hook ran): retried every cycle */
@@ -122,6 +121,7 @@ enum sm_ldst_repeat {
     SML_REPEAT_CACHE,        /* the cache refuses it again the same way (cache_refusal_repeats) */
 };
 
+/* the memory instruction the LD/ST unit is working on: one block per cycle */
 struct sm_ldst_op {
     uint8_t active, kind, local, failed;   /* failed: the last attempt was a reservation failure */
     uint8_t attempted;                  /* this cycle's access went through before the cycle's steps
