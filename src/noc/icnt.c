@@ -131,7 +131,9 @@ bool icnt_any_delivered(const struct icnt *n) { return n->waiting > 0; }
 
 uint32_t icnt_room_version(const struct icnt *n, unsigned src) { return n->room_version[src]; }
 
-void icnt_count_refused_push(struct icnt *n) { n->st.input_full_stalls++; }
+uint32_t icnt_room_version_any(const struct icnt *n) { return n->room_version_any; }
+
+void icnt_count_refused_push(struct icnt *n, uint64_t calls) { n->st.input_full_stalls += calls; }
 
 bool icnt_busy(const struct icnt *n) { return n->ops->busy(n); }
 

@@ -104,7 +104,9 @@ bool icnt_any_delivered(const struct icnt *n);
    source may leave out the calls meanwhile and count each as icnt_can_push would
    (icnt_count_refused_push: input_full_stalls). */
 uint32_t icnt_room_version(const struct icnt *n, unsigned src);
-void icnt_count_refused_push(struct icnt *n);
+/* changes whenever any source's room version changes */
+uint32_t icnt_room_version_any(const struct icnt *n);
+void icnt_count_refused_push(struct icnt *n, uint64_t calls);
 sim_cycle icnt_next_event(const struct icnt *n, sim_cycle now);
 
 #endif

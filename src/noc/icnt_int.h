@@ -31,6 +31,7 @@ struct icnt {
     uint64_t waiting;                  /* delivered packets not yet popped, all destinations */
     uint32_t *room_version;            /* per source, [n_src]: bumped whenever room frees at its input
                                           (icnt_room_version) */
+    uint32_t room_version_any;         /* bumped with any of them */
 };
 
 /* Fills the header's shared part; false when the per-destination counters cannot be allocated. */

@@ -708,6 +708,7 @@ static void m_inject(struct mesh *m, uint32_t node, sim_cycle now)
             (uint32_t)((uint64_t)j1 * pk->fflits / pk->flits - (uint64_t)(j1 - 1) * pk->fflits / pk->flits);
         s->occ -= freed;
         m->base.room_version[si] += freed != 0;
+        m->base.room_version_any += freed != 0;
         if (s->injected == pk->flits) {
             if (++s->head == m->in_cap)
                 s->head = 0;

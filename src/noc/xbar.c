@@ -558,6 +558,7 @@ static void xb_out_cycle(struct xbar *n, uint32_t d, sim_cycle now)
         w->sent += k;
         w->occ -= k;
         n->base.room_version[i]++;
+        n->base.room_version_any++;
         w->used = (w->used_at == now ? w->used : 0) + k;
         w->used_at = now;
         budget -= k;

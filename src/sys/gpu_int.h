@@ -143,8 +143,11 @@ struct gpu {
     struct sm **sm;
     struct sm_times *smt;              /* [n_sms] what each SM publishes for the run loop (sm_set_times_slot) */
     sim_cycle out_min;                 /* at most every smt[i].out: only an SM's tick queues a request */
-    const struct mem_req **inj_refused;   /* [n_sms] the head the request network refused, or NULL */
+    const struct mem_req **inj_refused;   /* [n_sms] the head the request network refused, or NULL
+                                          (out_min leaves those SMs out) */
     uint32_t *inj_version;             /* [n_sms] ...at this icnt_room_version of the SM's input */
+    unsigned n_refused;                /* SMs with a refused head */
+    uint32_t refused_any;              /* icnt_room_version_any at the last look at them */
     struct dram_channel **dram;        /* [n_chan] */
     struct mem_partition **part;       /* [n_parts] */
     uint8_t *part_busy;                /* [n_parts, zeros to a multiple of 8] what each partition

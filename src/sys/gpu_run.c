@@ -503,6 +503,18 @@ static void tick_l2(struct gpu *g, sim_cycle c)
 }
 
 /* Returns true when a packet moved (progress for the watchdog). */
+/* Debug builds (WARPSIM_SLOW_CHECKS): SM i's head is still the one the request network refused. */
+static void check_refused_head(struct gpu *g, unsigned i, sim_cycle now_core)
+{
+#ifdef WARPSIM_SLOW_CHECKS
+    SIM_ASSERT(sm_peek_request(g->sm[i], now_core) == g->inj_refused[i]);
+#else
+    (void)g;
+    (void)i;
+    (void)now_core;
+#endif
+}
+
 static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
 {
     bool moved = false;
@@ -570,8 +582,11 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
         icnt_push(g->rep_net, p, r->sm, r, bytes, c);
         moved = true;
     }
-    /* the SMs' requests: none is ready before out_min (and the scan makes it exact again) */
-    if (now_core >= g->out_min) {
+    /* the SMs' requests: none is ready before out_min but the refused heads (and the scan makes it
+       exact again).  A refused head is refused again until room frees at the SM's input (only
+       this loop takes the head): counted as the call would count it, and while no input has got
+       room and no other head is ready, without a look at the SMs. */
+    if (now_core >= g->out_min || (g->n_refused && icnt_room_version_any(g->req_net) != g->refused_any)) {
         sim_cycle m = SIM_NEVER;
         for (unsigned i = 0; i < g->n_sms; i++) {
             /* the head's ready cycle as the SM published it: most SMs have nothing to send */
@@ -579,29 +594,31 @@ static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
                 m = sim_min(m, g->smt[i].out);
                 continue;
             }
-            /* a refused head is refused again until room frees at the SM's input (only this loop
-               takes the head): counted as the call would count it */
             if (g->inj_refused[i] && g->inj_version[i] == icnt_room_version(g->req_net, i)) {
-                SIM_DASSERT(sm_peek_request(g->sm[i], now_core) == g->inj_refused[i]);
-                icnt_count_refused_push(g->req_net);
-                m = sim_min(m, g->smt[i].out);
+                check_refused_head(g, i, now_core);
+                icnt_count_refused_push(g->req_net, 1);
                 continue;
             }
             struct mem_req *r = sm_peek_request(g->sm[i], now_core);
             uint32_t bytes = req_bytes(r);
             if (icnt_can_push(g->req_net, i, bytes)) {
                 SIM_ASSERT(r->partition < g->n_parts);
+                g->n_refused -= g->inj_refused[i] != NULL;
                 g->inj_refused[i] = NULL;
                 sm_pop_request(g->sm[i]);
                 icnt_push(g->req_net, i, r->partition, r, bytes, c);
                 moved = true;
+                m = sim_min(m, g->smt[i].out);
             } else {
+                g->n_refused += g->inj_refused[i] == NULL;
                 g->inj_refused[i] = r;
                 g->inj_version[i] = icnt_room_version(g->req_net, i);
             }
-            m = sim_min(m, g->smt[i].out);
         }
         g->out_min = m;
+        g->refused_any = icnt_room_version_any(g->req_net);
+    } else if (g->n_refused) {
+        icnt_count_refused_push(g->req_net, g->n_refused);
     }
     /* the CPU cores' L2 misses and write-backs, to the slice their address maps to */
     for (unsigned i = 0; g->cpu_active && i < g->n_cpus; i++) {
@@ -685,7 +702,8 @@ static bool tick_sms_parallel(struct gpu *g, sim_cycle c)
     }
     for (unsigned j = 0; j < g->ndue; j++) {
         sm_fold_counts(g->sm[g->due[j]], &g->grid->cnt);
-        g->out_min = sim_min(g->out_min, g->smt[g->due[j]].out);
+        if (!g->inj_refused[g->due[j]])   /* a refused head stays the head */
+            g->out_min = sim_min(g->out_min, g->smt[g->due[j]].out);
     }
     return prog;
 }
@@ -701,7 +719,7 @@ static void check_sm_times(const struct gpu *g, sim_cycle c)
         SIM_ASSERT((c >= t->due) == sm_due(g->sm[i], c));
         SIM_ASSERT(e == (t->evt == SIM_NEVER ? SIM_NEVER : sim_max(t->evt, c + 1)));
         SIM_ASSERT((c >= t->out) == (sm_peek_request(g->sm[i], c) != NULL));
-        SIM_ASSERT(g->out_min <= t->out);
+        SIM_ASSERT(g->out_min <= t->out || g->inj_refused[i]);
     }
 #else
     (void)g;
@@ -735,7 +753,8 @@ static bool tick_core(struct gpu *g, sim_cycle c)
         for (unsigned i = 0; i < g->n_sms; i++)
             if (c >= g->smt[i].due) {
                 prog |= sm_cycle(g->sm[i], c);
-                g->out_min = sim_min(g->out_min, g->smt[i].out);
+                if (!g->inj_refused[i])   /* a refused head stays the head */
+                    g->out_min = sim_min(g->out_min, g->smt[i].out);
             }
     /* limits: the policy's update when due (its views count this cycle), then
        pausing / resuming.  Neither counts as progress: they only reorder
@@ -1217,6 +1236,7 @@ int gpu_run_kernel(struct gpu *g, struct ptx_grid *grid, const char *kernel_name
         g->cta_track[i].cta = UINT64_MAX;
     memset(g->active_warps, 0, sizeof(unsigned) * g->n_sms);
     memset(g->inj_refused, 0, sizeof *g->inj_refused * g->n_sms);
+    g->n_refused = 0;
     g->cta_blocked = false;
     g->active_warps_total = 0;
     /* locality-aware policies: access ranges, out-of-order CTA record (gpu_locality.c) */

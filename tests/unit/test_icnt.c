@@ -265,22 +265,24 @@ TEST(icnt_full_input_buffer_refuses_push)
     CHECK(icnt_can_push(t.n, 1, 136));                  /* other inputs are separate */
     CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 1);
     /* the room version moves exactly when flits leave an input (a refused push cannot get in before) */
-    uint32_t v0 = icnt_room_version(t.n, 0), v1 = icnt_room_version(t.n, 1);
+    uint32_t v0 = icnt_room_version(t.n, 0), v1 = icnt_room_version(t.n, 1), va = icnt_room_version_any(t.n);
     icnt_cycle(t.n, 10);
     CHECK_EQ_U64(icnt_room_version(t.n, 0), v0);        /* pushed at 10: not yet crossing */
+    CHECK_EQ_U64(icnt_room_version_any(t.n), va);
     CHECK(!icnt_can_push(t.n, 0, 136));
     icnt_cycle(t.n, 11);                                /* one flit left the buffer: 4 */
     CHECK(icnt_room_version(t.n, 0) != v0);
+    CHECK(icnt_room_version_any(t.n) != va);
     CHECK_EQ_U64(icnt_room_version(t.n, 1), v1);        /* nothing left input 1 */
     CHECK(!icnt_can_push(t.n, 0, 136));
     icnt_cycle(t.n, 12);                                /* 3 left: 3 + 5 = 8 */
     CHECK(icnt_can_push(t.n, 0, 136));
     CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 3);
-    icnt_count_refused_push(t.n);                       /* a refusal a source left out the call for */
-    CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 4);
+    icnt_count_refused_push(t.n, 2);                    /* refusals a source left out the calls for */
+    CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 5);
     icnt_push(t.n, 0, 1, &t.r[1], 136, 12);
     CHECK(!icnt_can_push(t.n, 0, 8));                   /* 8 of 8 */
-    CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 5);
+    CHECK_EQ_U64(icnt_get_stats(t.n)->input_full_stalls, 6);
     sim_cycle cyc[4];
     uint32_t id[4];
     int k = drain_log(t.n, 1, 13, 100, cyc, id, 4);
