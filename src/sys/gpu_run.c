@@ -502,7 +502,6 @@ static void tick_l2(struct gpu *g, sim_cycle c)
             partition_cycle_l2(g->part[p], c);
 }
 
-/* Returns true when a packet moved (progress for the watchdog). */
 /* Debug builds (WARPSIM_SLOW_CHECKS): SM i's head is still the one the request network refused. */
 static void check_refused_head(struct gpu *g, unsigned i, sim_cycle now_core)
 {
@@ -515,6 +514,7 @@ static void check_refused_head(struct gpu *g, unsigned i, sim_cycle now_core)
 #endif
 }
 
+/* Returns true when a packet moved (progress for the watchdog). */
 static bool tick_icnt(struct gpu *g, sim_cycle c, sim_cycle now_core)
 {
     bool moved = false;
